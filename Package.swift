@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "KVOLite",
+  products: [
+    .library(name: "KVOLite", targets: ["KVOLite"]),
+    .library(name: "PackageModel", targets: ["PackageModel"]),
+    .executable(name: "package-editor", targets: ["PackageEditorCLI"]),
+    .executable(name: "kvolite-benchmarks", targets: ["KVOLiteBenchmarks"]),
+  ],
+  targets: [
+    .target(name: "KVOLite"),
+    .target(name: "PackageModel", dependencies: ["KVOLite"]),
+    .executableTarget(name: "PackageEditorCLI", dependencies: ["PackageModel"]),
+    .executableTarget(name: "KVOLiteBenchmarks", dependencies: ["KVOLite"]),
+    .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite"]),
+    .testTarget(name: "PackageModelTests", dependencies: ["PackageModel"]),
+    .testTarget(name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

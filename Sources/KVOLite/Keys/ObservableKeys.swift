@@ -1,0 +1,165 @@
+/// The declared keys of one observable type: name → typed key path, with each key's role.
+///
+/// A type declares its table once, as ``KeyValueObservable/observableKeys``, usually with an
+/// array literal of ``ObservableKey`` declarations. String key paths
+/// (`"recipient.postalAddress.street"`) and typed key paths with several hops
+/// (`\Package.recipient.firstName`) are resolved through these tables.
+///
+/// Tables are immutable after creation and safe to use from any thread.
+public final class ObservableKeys<Root: AnyObject>: ExpressibleByArrayLiteral, Sendable {
+  let table: KeyTable
+
+  /// Creates a table from declarations. Names must be unique, non-empty, and contain neither
+  /// `.` nor `@`; a violation is a programming error and traps with a message naming the key.
+  public init(_ keys: [ObservableKey<Root>]) {
+    table = KeyTable(typeName: String(describing: Root.self), entries: keys.map(\.entry))
+  }
+
+  public convenience init(arrayLiteral keys: ObservableKey<Root>...) {
+    self.init(keys)
+  }
+
+  /// The declarations, in declaration order.
+  public var keys: [ObservableKey<Root>] { table.entries.map(ObservableKey.init(entry:)) }
+
+  /// The declaration named `name`, if there is one.
+  public subscript(name: String) -> ObservableKey<Root>? {
+    table.indexByName[name].map { ObservableKey(entry: table.entries[$0]) }
+  }
+}
+
+/// The type-erased table behind ``ObservableKeys``.
+final class KeyTable: @unchecked Sendable {
+  // @unchecked: everything but `cache` is immutable; `cache` is behind its own lock.
+  let typeName: String
+  let entries: [KeyEntry]
+  let indexByName: [String: Int]
+  let indexByKeyPath: [AnyKeyPath: Int]
+  private let cacheLock = Lock()
+  private var cache: [AnyKeyPath: [KeyStep]] = [:]
+
+  init(typeName: String, entries: [KeyEntry]) {
+    self.typeName = typeName
+    self.entries = entries
+    var byName: [String: Int] = [:]
+    var byKeyPath: [AnyKeyPath: Int] = [:]
+    for (index, entry) in entries.enumerated() {
+      precondition(
+        !entry.name.isEmpty && !entry.name.contains(".") && !entry.name.hasPrefix("@"),
+        "\(typeName).observableKeys: \"\(entry.name)\" is not a valid key name")
+      precondition(
+        byName.updateValue(index, forKey: entry.name) == nil,
+        "\(typeName).observableKeys declares \"\(entry.name)\" twice")
+      byKeyPath[entry.keyPath] = byKeyPath[entry.keyPath] ?? index
+    }
+    indexByName = byName
+    indexByKeyPath = byKeyPath
+  }
+
+  /// The declared key closest to `name` (by edit distance), if it is close enough to suggest.
+  func closestName(to name: String) -> String? {
+    let lowered = name.lowercased()
+    let scored = entries.map { ($0.name, editDistance(lowered, $0.name.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    return best.1 <= max(2, name.count / 3) ? best.0 : nil
+  }
+}
+
+/// One resolved component of a key path: a key of a table.
+struct KeyStep: @unchecked Sendable {
+  let table: KeyTable
+  let index: Int
+  var entry: KeyEntry { table.entries[index] }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.unicodeScalars)
+  let b = Array(b.unicodeScalars)
+  if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+  var previous = Array(0...b.count)
+  var current = previous
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+      current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+    }
+    swap(&previous, &current)
+  }
+  return previous[b.count]
+}
+
+// MARK: - Resolution
+
+extension KeyTable {
+  /// Resolves a string key path into the declared keys it walks through.
+  func resolve(_ path: KeyPathString) throws(KeyValueError) -> [KeyStep] {
+    var table = self
+    var steps: [KeyStep] = []
+    for (position, name) in path.components.enumerated() {
+      guard let index = table.indexByName[name] else {
+        throw .unknownKey(
+          key: name, type: table.typeName, path: path.prefix(position),
+          suggestion: table.closestName(to: name))
+      }
+      let step = KeyStep(table: table, index: index)
+      steps.append(step)
+      if position < path.components.count - 1 {
+        guard let next = step.entry.relatedKeys else {
+          throw .notARelationship(key: name, type: table.typeName, role: step.entry.role)
+        }
+        table = next()
+      }
+    }
+    return steps
+  }
+
+  /// Resolves a typed key path (one hop or several) into declared keys.
+  ///
+  /// A one-hop path is a dictionary lookup. A longer path is found by composing declared key
+  /// paths (`\Package.recipient` appending `\Person.firstName` equals
+  /// `\Package.recipient.firstName`); optional chains (`\Package.sender?.firstName`), which
+  /// cannot be composed that way, are matched by their component names. Results are cached.
+  func resolve(_ keyPath: AnyKeyPath) throws(KeyValueError) -> [KeyStep] {
+    if let index = indexByKeyPath[keyPath] { return [KeyStep(table: self, index: index)] }
+    if let cached = cacheLock.withLock({ cache[keyPath] }) { return cached }
+    guard let steps = search(keyPath, prefix: nil, depth: 0) ?? matchByNames(keyPath) else {
+      throw .undeclaredKeyPath(keyPath: String(describing: keyPath), type: typeName)
+    }
+    cacheLock.withLock { cache[keyPath] = steps }
+    return steps
+  }
+
+  private func search(_ target: AnyKeyPath, prefix: AnyKeyPath?, depth: Int) -> [KeyStep]? {
+    for (index, entry) in entries.enumerated() {
+      guard let full = prefix.map({ $0.appending(path: entry.keyPath) }) ?? entry.keyPath else {
+        continue
+      }
+      let step = KeyStep(table: self, index: index)
+      if full == target { return [step] }
+      if depth < 6, entry.role == .toOne, !entry.isOptional, let next = entry.relatedKeys,
+        let rest = next().search(target, prefix: full, depth: depth + 1)
+      {
+        return [step] + rest
+      }
+    }
+    return nil
+  }
+
+  private func matchByNames(_ keyPath: AnyKeyPath) -> [KeyStep]? {
+    // `\Package.sender?.firstName` describes itself as "\Package.sender?.firstName?".
+    let text = String(describing: keyPath)
+    let lead = "\\" + typeName + "."
+    guard text.hasPrefix(lead) else { return nil }
+    let names = text.dropFirst(lead.count).split(separator: ".").map {
+      String($0.drop(while: { $0 == "?" || $0 == "!" }).reversed().drop(while: {
+        $0 == "?" || $0 == "!"
+      }).reversed())
+    }
+    guard names.count > 1, let path = try? KeyPathString(names.joined(separator: ".")) else {
+      return nil
+    }
+    return try? resolve(path)
+  }
+}

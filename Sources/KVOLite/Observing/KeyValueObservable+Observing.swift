@@ -1,0 +1,74 @@
+extension KeyValueObservable {
+  /// Observes a typed key path: one declared key (`\.firstName`) or a chain of them
+  /// (`\.recipient.postalAddress.street`, `\.sender?.firstName`).
+  ///
+  /// With ``ObservingOptions/initial``, the handler is called once before this method returns.
+  /// After that it is called after every change, on the thread that made it, in registration
+  /// order among the observers of the same change. For a chain, a change at any level gives one
+  /// notification, and a replaced intermediate object is detached (and not retained).
+  ///
+  /// - Parameters:
+  ///   - keyPath: A key path made of keys declared in ``observableKeys``.
+  ///   - options: What to deliver; none by default, as in Foundation.
+  ///   - changeHandler: Called with the observed object and the change.
+  /// - Returns: A token that cancels the observation when invalidated or released.
+  /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not made of
+  ///   declared keys.
+  public func observe<Value>(
+    _ keyPath: KeyPath<Self, Value>, options: ObservingOptions = [],
+    changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
+  ) throws(KeyValueError) -> ObservationToken {
+    let steps = try Self.observableKeys.table.resolve(keyPath)
+    if steps.count == 1, steps[0].entry.keyPath == keyPath {
+      let record = TypedRecord<Self, Value>(options: options, handler: changeHandler)
+      _ = observationRegistrar.add(record, key: steps[0].index)
+      if options.contains(.initial), record.isActive {
+        let current: Value? = options.contains(.new) ? self[keyPath: keyPath] : nil
+        changeHandler(self, KeyValueChange(kind: .setting, newValue: current))
+      }
+      return ObservationToken(record)
+    }
+    return startPathObservation(
+      steps: steps, options: options, read: { $0[keyPath: keyPath] }, handler: changeHandler)
+  }
+
+  /// Observes a string key path such as `"recipient.postalAddress.street"`.
+  ///
+  /// The semantics are those of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``;
+  /// the values are type-erased (`nil` where a relationship along the path is `nil`).
+  ///
+  /// - Throws: ``KeyValueError`` naming the problem: a malformed path, an unknown key (with the
+  ///   type, the path so far and a close match), or a key path that continues after a key that
+  ///   is not a to-one relationship.
+  public func observe(
+    _ keyPath: String, options: ObservingOptions = [],
+    changeHandler: @escaping (KeyValueChange<Any?>) -> Void
+  ) throws(KeyValueError) -> ObservationToken {
+    let steps = try Self.observableKeys.table.resolve(KeyPathString(keyPath))
+    return startPathObservation(
+      steps: steps, options: options, read: { readValue(of: $0, along: steps) },
+      handler: { _, change in changeHandler(change) })
+  }
+
+  private func startPathObservation<Value>(
+    steps: [KeyStep], options: ObservingOptions, read: @escaping (Self) -> Value,
+    handler: @escaping (Self, KeyValueChange<Value>) -> Void
+  ) -> ObservationToken {
+    let observation = TypedPathObservation(
+      root: self, steps: steps, options: options, read: read, handler: handler)
+    observation.rewire()
+    if options.contains(.initial) { observation.sendInitial() }
+    return ObservationToken(observation)
+  }
+}
+
+/// Reads the value at the end of `steps` starting from `root`; `nil` if a relationship along
+/// the way is `nil`.
+func readValue(of root: AnyObject, along steps: [KeyStep]) -> Any? {
+  var object: AnyObject = root
+  for step in steps.dropLast() {
+    guard let next = step.entry.related?(object) else { return nil }
+    object = next
+  }
+  return steps.last!.entry.displayValue(of: object)
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A change event in progress: what was snapshotted at will-time, to finish at did-time.
+struct ChangeFrame {
+  let kind: KeyValueChangeKind
+  let indexes: IndexSet?
+  /// The key's value before the change, for direct records.
+  let old: Any?
+  /// The triggers active at will-time, in registration order, each at most once per
+  /// observation, with the old value a path observation read for itself.
+  var entries: [(trigger: Trigger, pathOld: Any?)] = []
+}
+
+/// A `willChangeValue` waiting for its `didChangeValue` on the same thread.
+struct ManualFrame {
+  let thread: UInt
+  let key: Int
+  let frame: ChangeFrame
+}
+
+extension ObservationRegistrar {
+  // MARK: - Automatic notification
+
+  /// Finishes a set of an observed (or not yet resolved) key. Entered with the lock held;
+  /// returns with it released.
+  @usableFromInline
+  func setLocked<Root: KeyValueObservable, Value>(
+    _ object: Root, key index: Int, newValue: Value, read: () -> Value, write: (Value) -> Void
+  ) {
+    guard isObserved(index), Root.observableKeys.table.entries[index].notifiesAutomatically else {
+      write(newValue)
+      lock.unlock()
+      return
+    }
+    let slot = slots[index]
+    if slot.slowCount == 0 {
+      // Only direct records without `.prior`: old and new are known here, typed.
+      let old: Value? = slot.oldCount > 0 ? read() : nil
+      write(newValue)
+      lock.unlock()
+      for trigger in slot.triggers where trigger.isActive {
+        let record = unsafeDowncast(trigger, to: TypedRecord<Root, Value>.self)
+        record.handler(
+          object,
+          KeyValueChange(
+            kind: .setting, oldValue: record.wantsOld ? old : nil,
+            newValue: record.wantsNew ? newValue : nil))
+      }
+      return
+    }
+    let old = read()
+    lock.unlock()
+    let frame = willChange(object, triggers: slot.triggers, kind: .setting, indexes: nil, old: old)
+    lock.withLock { write(newValue) }
+    didChange(object, frame, new: newValue)
+  }
+
+  // MARK: - The general path
+
+  /// Will-time: sends prior notifications and lets path observations read their old values,
+  /// in registration order, once per observation.
+  func willChange(
+    _ object: AnyObject, triggers: [Trigger], kind: KeyValueChangeKind, indexes: IndexSet?,
+    old: Any?
+  ) -> ChangeFrame {
+    var frame = ChangeFrame(kind: kind, indexes: indexes, old: old)
+    for trigger in triggers where trigger.isActive {
+      if trigger.isDirect {
+        let record = unsafeDowncast(trigger, to: DirectRecord.self)
+        if record.wantsPrior {
+          record.deliverBoxed(
+            object, kind: kind, old: old, new: nil, indexes: indexes, isPrior: true)
+        }
+        frame.entries.append((trigger, nil))
+      } else {
+        let observation = unsafeDowncast(trigger, to: PathLink.self).observation
+        // One notification per observation, however many of its links this change hits.
+        if frame.entries.contains(where: {
+          !$0.trigger.isDirect && unsafeDowncast($0.trigger, to: PathLink.self).observation === observation
+        }) {
+          continue
+        }
+        frame.entries.append((trigger, observation.willChange(kind: kind)))
+      }
+    }
+    return frame
+  }
+
+  /// Did-time: notifies everything snapshotted at will-time that is still registered.
+  func didChange(_ object: AnyObject, _ frame: ChangeFrame, new: Any?) {
+    for (trigger, pathOld) in frame.entries where trigger.isActive {
+      if trigger.isDirect {
+        unsafeDowncast(trigger, to: DirectRecord.self).deliverBoxed(
+          object, kind: frame.kind, old: frame.old, new: new, indexes: frame.indexes,
+          isPrior: false)
+      } else {
+        let link = unsafeDowncast(trigger, to: PathLink.self)
+        link.observation.didChange(level: link.level, kind: frame.kind, old: pathOld)
+      }
+    }
+  }
+
+  // MARK: - Manual notification
+
+  /// `willChangeValue` for key `index` of `object`, whose entry is `entry`.
+  func manualWillChange(_ object: AnyObject, key index: Int, entry: KeyEntry) {
+    let triggers = lock.withLock { index < slots.count ? slots[index].triggers : [] }
+    let old = triggers.isEmpty ? nil : entry.value(object)
+    let frame = willChange(object, triggers: triggers, kind: .setting, indexes: nil, old: old)
+    lock.withLock {
+      manualFrames.append(ManualFrame(thread: currentThreadID(), key: index, frame: frame))
+    }
+  }
+
+  /// `didChangeValue` for key `index`: finishes the innermost matching `willChangeValue` made on
+  /// this thread. Without one, it does nothing.
+  func manualDidChange(_ object: AnyObject, key index: Int, entry: KeyEntry) {
+    let thread = currentThreadID()
+    let pending: ManualFrame? = lock.withLock {
+      guard let position = manualFrames.lastIndex(where: { $0.thread == thread && $0.key == index })
+      else { return nil }
+      return manualFrames.remove(at: position)
+    }
+    guard let pending else { return }
+    let new = pending.frame.entries.isEmpty ? nil : entry.value(object)
+    didChange(object, pending.frame, new: new)
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The per-object storage of observations, and the lock that guards the object's
+/// ``Observed`` values.
+///
+/// Every ``KeyValueObservable`` object owns one, as a constant:
+/// `let observationRegistrar = ObservationRegistrar()`. It keeps, for each declared key, the
+/// list of observations to notify, sorted by registration order.
+///
+/// - Thread safety: all methods may be called from any thread. The lock is held only to copy
+///   values and lists; observers are always called after it is released.
+/// - Lifetime: the object owns its registrar, and nothing else keeps it alive (observations
+///   refer to it weakly). When the object is released, the registrar ends every observation in
+///   it: their tokens become inert, and chains that started at the object detach from the
+///   objects further along.
+public final class ObservationRegistrar: @unchecked Sendable {
+  // @unchecked: `slots` and `manualFrames` are only touched with `lock` held.
+  @usableFromInline let lock = Lock()
+  /// The observations of each key, indexed by the key's position in its type's table.
+  @usableFromInline var slots: [Slot] = []
+  /// Manual `willChangeValue` calls waiting for their `didChangeValue`.
+  var manualFrames: [ManualFrame] = []
+  var isTornDown = false
+
+  /// Creates an empty registrar.
+  public init() {}
+
+  deinit {
+    // The object is gone: nobody else holds a strong reference, so no lock is needed.
+    let triggers = slots.flatMap(\.triggers)
+    slots = []
+    for trigger in triggers where trigger.deactivate() {
+      if !trigger.isDirect, let link = trigger as? PathLink, link.level == 0 {
+        link.observation.invalidate()
+      }
+    }
+  }
+
+  /// Whether key `index` has observers. Call with the lock held.
+  @inlinable
+  func isObserved(_ index: Int) -> Bool {
+    index < slots.count && !slots[index].triggers.isEmpty
+  }
+
+  // MARK: - Registration
+
+  /// Adds `trigger` to the list of key `index`, in registration order. Returns `false` if
+  /// the registrar's object is being released.
+  func add(_ trigger: Trigger, key index: Int) -> Bool {
+    trigger.registrar = self
+    trigger.keyIndex = index
+    return lock.withLock {
+      guard !isTornDown else { return false }
+      if slots.count <= index { slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count)) }
+      slots[index].insert(trigger)
+      return true
+    }
+  }
+
+  /// Removes `trigger` from its list. Removing what is not there does nothing.
+  func remove(_ trigger: Trigger) {
+    let index = trigger.keyIndex
+    let removed: Trigger? = lock.withLock {
+      guard index < slots.count else { return nil }
+      return slots[index].remove(trigger)
+    }
+    // Released here, after unlocking: the trigger may hold the last reference to a handler.
+    _ = removed
+  }
+}
+
+/// The observations of one key.
+@usableFromInline
+struct Slot {
+  /// Sorted by `order`.
+  @usableFromInline var triggers: [Trigger] = []
+  /// How many triggers need the general path: path links, and direct records with `.prior`.
+  @usableFromInline var slowCount = 0
+  /// How many direct records want the old value.
+  @usableFromInline var oldCount = 0
+
+  @usableFromInline init() {}
+
+  mutating func insert(_ trigger: Trigger) {
+    var position = triggers.endIndex
+    while position > 0, triggers[position - 1].order > trigger.order { position -= 1 }
+    triggers.insert(trigger, at: position)
+    count(trigger, +1)
+  }
+
+  mutating func remove(_ trigger: Trigger) -> Trigger? {
+    // Search from the end: the most recent registrations are the likeliest to go first.
+    guard let position = triggers.lastIndex(where: { $0 === trigger }) else { return nil }
+    count(trigger, -1)
+    return triggers.remove(at: position)
+  }
+
+  private mutating func count(_ trigger: Trigger, _ delta: Int) {
+    if trigger.isDirect {
+      let record = unsafeDowncast(trigger, to: DirectRecord.self)
+      if record.wantsPrior { slowCount += delta }
+      if record.wantsOld { oldCount += delta }
+    } else {
+      slowCount += delta
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/// What an observation delivers, and when.
+///
+/// The options mirror Foundation's `NSKeyValueObservingOptions`. The default is none: one
+/// notification after each change, carrying only its ``KeyValueChange/kind``.
+///
+/// - ``new``: post-change notifications carry the value after the change.
+/// - ``old``: notifications carry the value before the change (read at will-time).
+/// - ``initial``: one notification is sent inside `observe`, before it returns, with kind
+///   ``KeyValueChangeKind/setting``, the current value as `newValue` if ``new`` is also given,
+///   and never an `oldValue`.
+/// - ``prior``: an extra notification before every change, with ``KeyValueChange/isPrior`` set,
+///   `oldValue` if ``old`` is given, and never a `newValue`.
+public struct ObservingOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt8
+
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// Post-change notifications carry the new value.
+  public static let new = ObservingOptions(rawValue: 1 << 0)
+  /// Notifications carry the value from before the change.
+  public static let old = ObservingOptions(rawValue: 1 << 1)
+  /// One notification is sent immediately, before `observe` returns.
+  public static let initial = ObservingOptions(rawValue: 1 << 2)
+  /// An extra notification is sent before each change.
+  public static let prior = ObservingOptions(rawValue: 1 << 3)
+}
+
+extension ObservingOptions: CustomStringConvertible {
+  /// The set options by name, e.g. `[old, new]`.
+  public var description: String {
+    let names: [(ObservingOptions, String)] = [
+      (.initial, "initial"), (.old, "old"), (.new, "new"), (.prior, "prior"),
+    ]
+    return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+  }
+}

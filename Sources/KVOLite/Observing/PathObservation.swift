@@ -1,0 +1,148 @@
+import Synchronization
+
+/// An observation of a key path that is not one declared key: a chain such as
+/// `recipient.postalAddress.street`, or a string key path.
+///
+/// It places a ``PathLink`` on every object along the chain (the root for the first key, the
+/// related object for the next, …) and re-wires the links after a relationship changes: links
+/// on replaced intermediates are removed, so they are neither notified nor retained. A `nil`
+/// relationship ends the chain; the value is then `nil`, and the rest is wired when an object
+/// appears.
+///
+/// One change gives one notification: `old` is read through the old chain at will-time and
+/// `new` through the new chain at did-time.
+class PathObservation: Invalidating, @unchecked Sendable {
+  // @unchecked: `links` is behind its mutex, the flag is atomic, the rest is immutable.
+  let order: UInt64
+  let steps: [KeyStep]
+  let wantsOld: Bool
+  let wantsNew: Bool
+  let wantsPrior: Bool
+  let active = Atomic<Bool>(true)
+  /// One link per step, `nil` where the chain is cut by a `nil` relationship.
+  private let links: Mutex<[PathLink?]>
+
+  init(steps: [KeyStep], options: ObservingOptions) {
+    order = registrationCounter.add(1, ordering: .relaxed).newValue
+    self.steps = steps
+    wantsOld = options.contains(.old)
+    wantsNew = options.contains(.new)
+    wantsPrior = options.contains(.prior)
+    links = Mutex(Array(repeating: nil, count: steps.count))
+  }
+
+  var isActive: Bool { active.load(ordering: .acquiring) }
+
+  /// The root object, if it is still alive.
+  var rootObject: (any KeyValueObservable)? { fatalError("abstract") }
+
+  /// Called at will-time, for the first link of this observation that a change hits: reads the
+  /// old value and sends the prior notification. Returns the old value, boxed.
+  func willChange(kind: KeyValueChangeKind) -> Any? { fatalError("abstract") }
+
+  /// Called at did-time: re-wires the chain below `level`, reads the new value, notifies.
+  func didChange(level: Int, kind: KeyValueChangeKind, old: Any?) { fatalError("abstract") }
+
+  /// Places links along the chain as it is now, replacing links on objects that left it.
+  ///
+  /// Reads happen while the mutex is held, so that concurrent re-wirings apply in order and
+  /// the last one wires the chain as it is after both changes. Lock order: this mutex, then
+  /// registrar locks (a registrar never calls out while holding its lock).
+  func rewire() {
+    links.withLock { links in
+      guard isActive else { return }
+      var object = rootObject
+      for level in steps.indices {
+        let current = links[level]
+        if let object, current?.registrar === object.observationRegistrar, current?.isActive == true {
+          // Still wired to the right object.
+        } else {
+          if let current {
+            links[level] = nil
+            if current.deactivate() { current.registrar?.remove(current) }
+          }
+          if let object {
+            let link = PathLink(observation: self, level: level, order: order)
+            if object.observationRegistrar.add(link, key: steps[level].index) {
+              links[level] = link
+            }
+          }
+        }
+        if level < steps.count - 1 {
+          object = object.flatMap { steps[level].entry.related?($0) }
+        }
+      }
+    }
+  }
+
+  func invalidate() {
+    guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    let removed = links.withLock { links in
+      defer { links = Array(repeating: nil, count: links.count) }
+      return links
+    }
+    // Remove outside the mutex: the removed links may be the last references to this object.
+    for case let link? in removed where link.deactivate() {
+      link.registrar?.remove(link)
+    }
+  }
+}
+
+/// The trigger a ``PathObservation`` places on one object of its chain.
+final class PathLink: Trigger, @unchecked Sendable {
+  /// Strong: the observation's own links are how it is reached. The cycle (observation → link
+  /// → observation) is broken when the observation is invalidated, which its token's release
+  /// or its root's release always does.
+  let observation: PathObservation
+  /// The position of the link's key in the observation's chain.
+  let level: Int
+
+  init(observation: PathObservation, level: Int, order: UInt64) {
+    self.observation = observation
+    self.level = level
+    super.init(order: order, isDirect: false)
+  }
+}
+
+/// A ``PathObservation`` with a typed root, value and handler.
+final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservation,
+  @unchecked Sendable
+{
+  private weak var root: Root?
+  private let read: (Root) -> Value
+  private let handler: (Root, KeyValueChange<Value>) -> Void
+
+  init(
+    root: Root, steps: [KeyStep], options: ObservingOptions, read: @escaping (Root) -> Value,
+    handler: @escaping (Root, KeyValueChange<Value>) -> Void
+  ) {
+    self.root = root
+    self.read = read
+    self.handler = handler
+    super.init(steps: steps, options: options)
+  }
+
+  override var rootObject: (any KeyValueObservable)? { root }
+
+  /// Sends the `.initial` notification.
+  func sendInitial() {
+    guard isActive, let root else { return }
+    handler(root, KeyValueChange(kind: .setting, newValue: wantsNew ? read(root) : nil))
+  }
+
+  override func willChange(kind: KeyValueChangeKind) -> Any? {
+    guard isActive, let root else { return nil }
+    let old: Value? = wantsOld ? read(root) : nil
+    if wantsPrior {
+      handler(root, KeyValueChange(kind: kind, oldValue: old, isPrior: true))
+    }
+    return old.map { $0 as Any }
+  }
+
+  override func didChange(level: Int, kind: KeyValueChangeKind, old: Any?) {
+    guard isActive, let root else { return }
+    if level < steps.count - 1 { rewire() }
+    let new: Value? = wantsNew ? read(root) : nil
+    handler(root, KeyValueChange(kind: kind, oldValue: old.map { $0 as! Value }, newValue: new))
+  }
+}

@@ -1,0 +1,27 @@
+import KVOLite
+
+/// A sender or recipient of a package.
+///
+/// Thread safety: every property is ``Observed``, so reads and writes are safe from any thread.
+public final class Person: KeyValueObservable, @unchecked Sendable {
+  public let observationRegistrar = ObservationRegistrar()
+  public static let observableKeys: ObservableKeys<Person> = [
+    .attribute("firstName", \.firstName),
+    .attribute("lastName", \.lastName),
+    .toOne("postalAddress", \.postalAddress),
+  ]
+
+  /// The first name.
+  @Observed public var firstName: String
+  /// The last name.
+  @Observed public var lastName: String
+  /// Where the person receives mail. Replacing it notifies observers of every path through it.
+  @Observed public var postalAddress: PostalAddress
+
+  /// Creates a person.
+  public init(firstName: String = "", lastName: String = "", postalAddress: PostalAddress = PostalAddress()) {
+    self.firstName = firstName
+    self.lastName = lastName
+    self.postalAddress = postalAddress
+  }
+}

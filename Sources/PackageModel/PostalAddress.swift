@@ -1,0 +1,31 @@
+import KVOLite
+
+/// A postal address: an observable reference model, so that a view can watch its street.
+///
+/// Thread safety: every property is ``Observed``, so reads and writes are safe from any thread.
+public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
+  public let observationRegistrar = ObservationRegistrar()
+  public static let observableKeys: ObservableKeys<PostalAddress> = [
+    .attribute("street", \.street),
+    .attribute("city", \.city),
+    .attribute("postalCode", \.postalCode),
+    .attribute("country", \.country),
+  ]
+
+  /// The street and number, e.g. `1 Main St`.
+  @Observed public var street: String
+  /// The city.
+  @Observed public var city: String
+  /// The postal code, kept as text (codes may have letters and leading zeros).
+  @Observed public var postalCode: String
+  /// The country.
+  @Observed public var country: String
+
+  /// Creates an address; every part defaults to empty.
+  public init(street: String = "", city: String = "", postalCode: String = "", country: String = "") {
+    self.street = street
+    self.city = city
+    self.postalCode = postalCode
+    self.country = country
+  }
+}
