@@ -20,7 +20,8 @@ struct KeyPathString: Sendable, Equatable {
     if let bad = text.unicodeScalars.first(where: {
       $0.properties.isWhitespace || $0.properties.generalCategory == .control
     }) {
-      let shown = bad.escaped(asASCII: true)
+      let code = String(bad.value, radix: 16, uppercase: true)
+      let shown = "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
       throw .malformedKeyPath(path: text, reason: "it contains the character \(shown)")
     }
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -24,6 +24,7 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
       return "malformed key path \"\(path)\": \(reason)"
     case .undeclaredKeyPath(let keyPath, let type):
       return "key path \(keyPath) is not made of keys declared in \(type).observableKeys"
+        + " (an optional chain such as \\.sender?.name is observed by string key path)"
     case .notARelationship(let key, let type, let role):
       return "\"\(key)\" of \(type) is \(role.description.withArticle), not a to-one relationship,"
         + " so a key path cannot continue after it"

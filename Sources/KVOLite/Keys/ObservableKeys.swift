@@ -118,48 +118,55 @@ extension KeyTable {
   /// Resolves a typed key path (one hop or several) into declared keys.
   ///
   /// A one-hop path is a dictionary lookup. A longer path is found by composing declared key
-  /// paths (`\Package.recipient` appending `\Person.firstName` equals
-  /// `\Package.recipient.firstName`); optional chains (`\Package.sender?.firstName`), which
-  /// cannot be composed that way, are matched by their component names. Results are cached.
+  /// paths: `\Package.recipient` appending `\Person.firstName` equals
+  /// `\Package.recipient.firstName`. Composition must fold from the right (`a + (b + c)`): a
+  /// key path literal marks where its reference prefix ends, and only that fold reproduces the
+  /// mark. Optional chains (`\Package.sender?.firstName`) cannot be composed from declared key
+  /// paths at all; they are reported as undeclared, and string key paths serve instead.
+  /// Results are cached.
   func resolve(_ keyPath: AnyKeyPath) throws(KeyValueError) -> [KeyStep] {
     if let index = indexByKeyPath[keyPath] { return [KeyStep(table: self, index: index)] }
     if let cached = cacheLock.withLock({ cache[keyPath] }) { return cached }
-    guard let steps = search(keyPath, prefix: nil, depth: 0) ?? matchByNames(keyPath) else {
-      throw .undeclaredKeyPath(keyPath: String(describing: keyPath), type: typeName)
+    var budget = 10_000
+    guard let steps = search(keyPath, chain: [], budget: &budget) else {
+      throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: typeName)
     }
     cacheLock.withLock { cache[keyPath] = steps }
     return steps
   }
 
-  private func search(_ target: AnyKeyPath, prefix: AnyKeyPath?, depth: Int) -> [KeyStep]? {
-    for (index, entry) in entries.enumerated() {
-      guard let full = prefix.map({ $0.appending(path: entry.keyPath) }) ?? entry.keyPath else {
-        continue
-      }
-      let step = KeyStep(table: self, index: index)
-      if full == target { return [step] }
-      if depth < 6, entry.role == .toOne, !entry.isOptional, let next = entry.relatedKeys,
-        let rest = next().search(target, prefix: full, depth: depth + 1)
+  /// Depth-first search over chains of relationships that start at this table.
+  private func search(_ target: AnyKeyPath, chain: [KeyStep], budget: inout Int) -> [KeyStep]? {
+    guard chain.count < 8 else { return nil }
+    for index in entries.indices {
+      budget -= 1
+      guard budget > 0 else { return nil }
+      let candidate = chain + [KeyStep(table: self, index: index)]
+      if candidate.count > 1, KeyTable.compose(candidate) == target { return candidate }
+      let entry = entries[index]
+      if entry.role == .toOne, !entry.isOptional, let next = entry.relatedKeys,
+        let found = next().search(target, chain: candidate, budget: &budget)
       {
-        return [step] + rest
+        return found
       }
     }
     return nil
   }
 
-  private func matchByNames(_ keyPath: AnyKeyPath) -> [KeyStep]? {
-    // `\Package.sender?.firstName` describes itself as "\Package.sender?.firstName?".
+  /// A typed key path as readable text: `\\Person.age`, or, where the runtime cannot name the
+  /// components (computed properties, including ``Observed`` ones), the types it connects.
+  static func describe(_ keyPath: AnyKeyPath) -> String {
     let text = String(describing: keyPath)
-    let lead = "\\" + typeName + "."
-    guard text.hasPrefix(lead) else { return nil }
-    let names = text.dropFirst(lead.count).split(separator: ".").map {
-      String($0.drop(while: { $0 == "?" || $0 == "!" }).reversed().drop(while: {
-        $0 == "?" || $0 == "!"
-      }).reversed())
+    guard text.contains("<computed") else { return text }
+    return "from \(type(of: keyPath).rootType) to \(type(of: keyPath).valueType)"
+  }
+
+  /// `a + (b + (c + …))`.
+  private static func compose(_ steps: [KeyStep]) -> AnyKeyPath? {
+    var composed: AnyKeyPath? = steps.last!.entry.keyPath
+    for step in steps.dropLast().reversed() {
+      composed = composed.flatMap { step.entry.keyPath.appending(path: $0) }
     }
-    guard names.count > 1, let path = try? KeyPathString(names.joined(separator: ".")) else {
-      return nil
-    }
-    return try? resolve(path)
+    return composed
   }
 }

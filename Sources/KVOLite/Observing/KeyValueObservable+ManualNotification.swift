@@ -35,7 +35,7 @@ extension KeyValueObservable {
   private func manualStep(for keyPath: AnyKeyPath) throws(KeyValueError) -> KeyStep {
     let table = Self.observableKeys.table
     guard let index = table.indexByKeyPath[keyPath] else {
-      throw .undeclaredKeyPath(keyPath: String(describing: keyPath), type: table.typeName)
+      throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: table.typeName)
     }
     return KeyStep(table: table, index: index)
   }

@@ -105,3 +105,11 @@ struct Slot {
     }
   }
 }
+
+extension ObservationRegistrar {
+  /// How many triggers (direct observations and chain links) the registrar holds, over all
+  /// keys. For tests and diagnostics: zero means the object is observed by nothing.
+  public var triggerCount: Int {
+    lock.withLock { slots.reduce(0) { $0 + $1.triggers.count } }
+  }
+}

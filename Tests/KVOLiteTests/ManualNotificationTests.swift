@@ -1,0 +1,122 @@
+import KVOLite
+import Testing
+
+@Suite("Manual notification")
+struct ManualNotificationTests {
+  @Test("a key with automatic notification off notifies nothing when set")
+  func automaticOff() throws {
+    let person = Person()
+    let counter = Counter()
+    let token = try person.observe(\.manual) { _, _ in counter.increment() }
+    person.manual = 1
+    #expect(counter.count == 0)
+    #expect(person.manual == 1)
+    _ = token
+  }
+
+  @Test("initial still fires for a key with automatic notification off")
+  func initialStillFires() throws {
+    let person = Person()
+    let log = Log<KeyValueChange<Int>>()
+    let token = try person.observe(\.manual, options: [.initial, .new]) { _, change in log.append(change) }
+    #expect(log.all == [KeyValueChange(kind: .setting, newValue: 0)])
+    _ = token
+  }
+
+  @Test("a will/did pair delivers prior and post notifications with old and new")
+  func manualPair() throws {
+    let person = Person()
+    let log = Log<KeyValueChange<Int>>()
+    let token = try person.observe(\.manual, options: [.old, .new, .prior]) { _, change in
+      log.append(change)
+    }
+    try person.willChangeValue(for: \.manual)
+    person.manual = 7
+    try person.didChangeValue(for: \.manual)
+    #expect(
+      log.all == [
+        KeyValueChange(kind: .setting, oldValue: 0, isPrior: true),
+        KeyValueChange(kind: .setting, oldValue: 0, newValue: 7),
+      ])
+    _ = token
+  }
+
+  @Test("manual notification by key name reaches chain observers too")
+  func manualByName() throws {
+    let parcel = Parcel()
+    let log = Log<String>()
+    let token = try parcel.observe("recipient.manual", options: [.old, .new]) { change in
+      log.append("\(change.oldValue.flatMap { $0 } ?? "-") -> \(change.newValue.flatMap { $0 } ?? "-")")
+    }
+    try parcel.recipient.willChangeValue(forKey: "manual")
+    parcel.recipient.manual = 3
+    try parcel.recipient.didChangeValue(forKey: "manual")
+    #expect(log.all == ["0 -> 3"])
+    _ = token
+  }
+
+  @Test("nested will/will/did/did pairs for one key deliver two notifications, inner first")
+  func nestedPairs() throws {
+    let person = Person()
+    let log = Log<String>()
+    let token = try person.observe(\.manual, options: [.old, .new]) { _, change in
+      log.append("\(change.oldValue!) -> \(change.newValue!)")
+    }
+    try person.willChangeValue(for: \.manual)
+    person.manual = 1
+    try person.willChangeValue(for: \.manual)
+    person.manual = 2
+    try person.didChangeValue(for: \.manual)
+    try person.didChangeValue(for: \.manual)
+    #expect(log.all == ["1 -> 2", "0 -> 2"])
+    _ = token
+  }
+
+  @Test("pairs for two keys interleaved deliver in the order of the did calls")
+  func interleavedKeys() throws {
+    let person = Person()
+    let log = Log<String>()
+    let a = try person.observe(\.manual) { _, _ in log.append("manual") }
+    let b = try person.observe(\.age) { _, _ in log.append("age") }
+    try person.willChangeValue(for: \.manual)
+    try person.willChangeValue(for: \.age)
+    try person.didChangeValue(for: \.manual)
+    try person.didChangeValue(for: \.age)
+    #expect(log.all == ["manual", "age"])
+    _ = (a, b)
+  }
+
+  @Test("a did without a will does nothing")
+  func unpairedDid() throws {
+    let person = Person()
+    let counter = Counter()
+    let token = try person.observe(\.age) { _, _ in counter.increment() }
+    try person.didChangeValue(for: \.age)
+    try person.didChangeValue(forKey: "age")
+    #expect(counter.count == 0)
+    _ = token
+  }
+
+  @Test("an extra manual pair around an automatic set gives one notification each")
+  func manualAroundAutomatic() throws {
+    let person = Person()
+    let counter = Counter()
+    let token = try person.observe(\.age) { _, _ in counter.increment() }
+    try person.willChangeValue(for: \.age)
+    person.age = 1
+    try person.didChangeValue(for: \.age)
+    #expect(counter.count == 2)
+    _ = token
+  }
+
+  @Test("manual notification of an undeclared or dotted key throws")
+  func manualErrors() {
+    let person = Person()
+    #expect(throws: KeyValueError.undeclaredKeyPath(keyPath: "from Person to Int", type: "Person")) {
+      try person.willChangeValue(for: \.undeclared)
+    }
+    #expect(throws: KeyValueError.malformedKeyPath(path: "address.street", reason: "manual notification takes a single key")) {
+      try person.didChangeValue(forKey: "address.street")
+    }
+  }
+}
