@@ -50,7 +50,7 @@ struct ChainTests {
     let released = Counter()
     let parcel = Parcel(recipient: Person(onDeinit: { released.increment() }))
     let token = try parcel.observe(\.recipient.address.street, options: [.old, .new]) { _, _ in }
-    weak var oldRecipient = parcel.recipient
+    weak let oldRecipient = parcel.recipient
     parcel.recipient = Person()
     #expect(oldRecipient == nil)
     #expect(released.count == 1)

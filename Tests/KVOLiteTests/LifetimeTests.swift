@@ -23,12 +23,12 @@ struct LifetimeTests {
   func releasedTokenCancels() throws {
     let person = Person()
     let counter = Counter()
-    let handlerCapture = Counter()
     weak var capture: Counter?
     do {
-      capture = handlerCapture
-      let token = try person.observe(\.age) { [handlerCapture] _, _ in
-        handlerCapture.increment()
+      let captured = Counter()
+      capture = captured
+      let token = try person.observe(\.age) { _, _ in
+        captured.increment()
         counter.increment()
       }
       person.age = 1
@@ -36,8 +36,8 @@ struct LifetimeTests {
     }
     person.age = 2
     #expect(counter.count == 1)
+    #expect(capture == nil)
     #expect(person.observationRegistrar.triggerCount == 0)
-    _ = capture
   }
 
   @Test("a discarded token ends the observation at once")
@@ -56,7 +56,7 @@ struct LifetimeTests {
     var watcher: Watcher? = try Watcher(person: person, released: released)
     person.age = 1
     #expect(watcher?.seen == 1)
-    weak var weakWatcher = watcher
+    weak let weakWatcher = watcher
     watcher = nil
     #expect(weakWatcher == nil)
     #expect(released.count == 1)
@@ -155,7 +155,7 @@ struct LifetimeTests {
   @Test("objects observed through chains are all released with their owners")
   func everythingReleased() throws {
     let released = Counter()
-    var token: ObservationToken?
+    let token: ObservationToken
     do {
       let parcel = Parcel(
         recipient: Person(address: Address(onDeinit: { released.increment() }), onDeinit: { released.increment() }),
@@ -164,7 +164,7 @@ struct LifetimeTests {
       parcel.recipient.address.street = "x"
     }
     #expect(released.count == 3)
-    token = nil
+    token.invalidate()
   }
 
   @Test("a token invalidated from a deinit that runs inside a callback is safe")

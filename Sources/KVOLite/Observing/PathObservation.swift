@@ -12,15 +12,19 @@ import Synchronization
 /// One change gives one notification: `old` is read through the old chain at will-time and
 /// `new` through the new chain at did-time.
 class PathObservation: Invalidating, @unchecked Sendable {
-  // @unchecked: `links` is behind its mutex, the flag is atomic, the rest is immutable.
+  // @unchecked: `links` is behind `wiring`, the flag is atomic, the rest is immutable.
   let order: UInt64
   let steps: [KeyStep]
   let wantsOld: Bool
   let wantsNew: Bool
   let wantsPrior: Bool
   let active = Atomic<Bool>(true)
-  /// One link per step, `nil` where the chain is cut by a `nil` relationship.
-  private let links: Mutex<[PathLink?]>
+  /// Serializes re-wiring. (Not `Synchronization.Mutex`: the thread sanitizer cannot see its
+  /// lock, which lives in the uninstrumented toolchain library.)
+  private let wiring = Lock()
+  /// One link per step, `nil` where the chain is cut by a `nil` relationship. Guarded by
+  /// `wiring`.
+  private var links: [PathLink?]
 
   init(steps: [KeyStep], options: ObservingOptions) {
     order = registrationCounter.add(1, ordering: .relaxed).newValue
@@ -28,7 +32,7 @@ class PathObservation: Invalidating, @unchecked Sendable {
     wantsOld = options.contains(.old)
     wantsNew = options.contains(.new)
     wantsPrior = options.contains(.prior)
-    links = Mutex(Array(repeating: nil, count: steps.count))
+    links = Array(repeating: nil, count: steps.count)
   }
 
   var isActive: Bool { active.load(ordering: .acquiring) }
@@ -45,11 +49,11 @@ class PathObservation: Invalidating, @unchecked Sendable {
 
   /// Places links along the chain as it is now, replacing links on objects that left it.
   ///
-  /// Reads happen while the mutex is held, so that concurrent re-wirings apply in order and
-  /// the last one wires the chain as it is after both changes. Lock order: this mutex, then
+  /// Reads happen while `wiring` is held, so that concurrent re-wirings apply in order and
+  /// the last one wires the chain as it is after both changes. Lock order: `wiring`, then
   /// registrar locks (a registrar never calls out while holding its lock).
   func rewire() {
-    links.withLock { links in
+    wiring.withLock {
       guard isActive else { return }
       var object = rootObject
       for level in steps.indices {
@@ -77,11 +81,11 @@ class PathObservation: Invalidating, @unchecked Sendable {
 
   func invalidate() {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-    let removed = links.withLock { links in
+    let removed = wiring.withLock {
       defer { links = Array(repeating: nil, count: links.count) }
       return links
     }
-    // Remove outside the mutex: the removed links may be the last references to this object.
+    // Remove outside the lock: the removed links may be the last references to this object.
     for case let link? in removed where link.deactivate() {
       link.registrar?.remove(link)
     }
