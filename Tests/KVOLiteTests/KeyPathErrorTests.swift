@@ -59,6 +59,34 @@ struct KeyPathErrorTests {
     }
   }
 
+  @Test("a declared key that is not @Observed is rejected, by typed and by string key path")
+  func notObservable() {
+    let parcel = Parcel()
+    let expected = KeyValueError.notObservable(key: "plain", type: "Person")
+    #expect(throws: expected) { _ = try parcel.recipient.observe(\.plain) { _, _ in } }
+    #expect(throws: expected) { _ = try parcel.observe("recipient.plain") { _ in } }
+    #expect(parcel.observationRegistrar.triggerCount == 0)
+    #expect(parcel.recipient.observationRegistrar.triggerCount == 0)
+    #expect(
+      expected.description
+        == #""plain" of Person is not an @Observed property, so it never notifies (declare it with notifiesAutomatically: false and notify manually, or as a derived key)"#
+    )
+  }
+
+  @Test("a computed key declared as manually notified can be observed and notified by hand")
+  func computedManualKey() throws {
+    let person = Person(firstName: "ann")
+    let log = Log<String>()
+    let token = try person.observe(\.shouting, options: [.old, .new]) { _, change in
+      log.append("\(change.oldValue!) -> \(change.newValue!)")
+    }
+    try person.willChangeValue(for: \.shouting)
+    person.firstName = "bob"
+    try person.didChangeValue(for: \.shouting)
+    #expect(log.all == ["ANN -> BOB"])
+    _ = token
+  }
+
   @Test("a failed registration leaves nothing behind")
   func failedRegistrationLeavesNothing() {
     let parcel = Parcel()

@@ -54,7 +54,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
 
   /// Runs `body` with the lock held. `body` must not call out to user code.
   @inlinable @inline(__always)
-  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+  func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     lock()
     defer { unlock() }
     return try body()

@@ -11,6 +11,9 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
   case malformedKeyPath(path: String, reason: String)
   /// A typed key path that is not made of declared keys of `type`.
   case undeclaredKeyPath(keyPath: String, type: String)
+  /// `key` is declared as automatically notifying, but it is not an ``Observed`` property of
+  /// the declared type, so observing it would never fire.
+  case notObservable(key: String, type: String)
   /// The key path continues after `key`, which is not a to-one relationship of `type`.
   case notARelationship(key: String, type: String, role: KeyRole)
 
@@ -25,6 +28,9 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
     case .undeclaredKeyPath(let keyPath, let type):
       return "key path \(keyPath) is not made of keys declared in \(type).observableKeys"
         + " (an optional chain such as \\.sender?.name is observed by string key path)"
+    case .notObservable(let key, let type):
+      return "\"\(key)\" of \(type) is not an @Observed property, so it never notifies"
+        + " (declare it with notifiesAutomatically: false and notify manually, or as a derived key)"
     case .notARelationship(let key, let type, let role):
       return "\"\(key)\" of \(type) is \(role.description.withArticle), not a to-one relationship,"
         + " so a key path cannot continue after it"

@@ -59,8 +59,9 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     ObservableKey(
       entry: KeyEntry(
         name: name, keyPath: keyPath, role: .attribute, valueType: Value.self,
-        notifiesAutomatically: notifiesAutomatically,
-        value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }))
+        storedType: Value.self, notifiesAutomatically: notifiesAutomatically,
+        value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
+        stampKeyIndex: KeyEntry.stamper(Value.self)))
   }
 
   /// A to-one relationship to another observable object.
@@ -70,8 +71,9 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     ObservableKey(
       entry: KeyEntry(
         name: name, keyPath: keyPath, role: .toOne, valueType: Target.self,
-        notifiesAutomatically: notifiesAutomatically,
+        storedType: Target.self, notifiesAutomatically: notifiesAutomatically,
         value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
+        stampKeyIndex: KeyEntry.stamper(Target.self),
         related: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
         relatedKeys: { Target.observableKeys.table }))
   }
@@ -84,8 +86,9 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     ObservableKey(
       entry: KeyEntry(
         name: name, keyPath: keyPath, role: .toOne, valueType: Target.self,
-        isOptional: true, notifiesAutomatically: notifiesAutomatically,
+        storedType: Target?.self, isOptional: true, notifiesAutomatically: notifiesAutomatically,
         value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] as Any },
+        stampKeyIndex: KeyEntry.stamper(Target?.self),
         related: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
         relatedKeys: { Target.observableKeys.table }))
   }
@@ -97,15 +100,26 @@ struct KeyEntry: @unchecked Sendable {
   let keyPath: AnyKeyPath
   let role: KeyRole
   let valueType: Any.Type
+  /// The exact type of the property (`Target?` for an optional relationship).
+  let storedType: Any.Type
   var isOptional = false
   let notifiesAutomatically: Bool
   /// Reads the value, boxed as it is (an optional stays an optional inside the box).
   let value: (AnyObject) -> Any
+  /// Writes the key's index into an ``Observed`` storage of the property's type.
+  var stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)? = nil
   /// For to-one relationships: the related object, or `nil`.
   var related: ((AnyObject) -> (any KeyValueObservable)?)? = nil
   /// For to-one relationships: the related type's keys (resolved lazily, so that two types may
   /// refer to each other).
   var relatedKeys: (() -> KeyTable)? = nil
+
+  /// Makes the `stampKeyIndex` closure for an ``Observed`` storage of `Value`.
+  static func stamper<Value>(_: Value.Type) -> (UnsafeMutableRawPointer, Int32) -> Void {
+    { storage, index in
+      storage.assumingMemoryBound(to: Observed<Value>.self).pointee.keyIndex = index
+    }
+  }
 
   /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.
   func displayValue(of object: AnyObject) -> Any? { KeyEntry.box(value(object)) }

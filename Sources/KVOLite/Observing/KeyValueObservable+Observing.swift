@@ -20,15 +20,17 @@ extension KeyValueObservable {
   ) throws(KeyValueError) -> ObservationToken {
     let steps = try Self.observableKeys.table.resolve(keyPath)
     if steps.count == 1, steps[0].entry.keyPath == keyPath {
+      let step = steps[0]
+      try observationRegistrar.stamp(self, key: step.index, entry: step.entry, typeName: step.table.typeName)
       let record = TypedRecord<Self, Value>(options: options, handler: changeHandler)
-      _ = observationRegistrar.add(record, key: steps[0].index)
+      _ = observationRegistrar.add(record, key: step.index)
       if options.contains(.initial), record.isActive {
         let current: Value? = options.contains(.new) ? self[keyPath: keyPath] : nil
         changeHandler(self, KeyValueChange(kind: .setting, newValue: current))
       }
       return ObservationToken(record)
     }
-    return startPathObservation(
+    return try startPathObservation(
       steps: steps, options: options, read: { $0[keyPath: keyPath] }, handler: changeHandler)
   }
 
@@ -45,7 +47,7 @@ extension KeyValueObservable {
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
     let steps = try Self.observableKeys.table.resolve(KeyPathString(keyPath))
-    return startPathObservation(
+    return try startPathObservation(
       steps: steps, options: options, read: { readValue(of: $0, along: steps) },
       handler: { _, change in changeHandler(change) })
   }
@@ -53,10 +55,15 @@ extension KeyValueObservable {
   private func startPathObservation<Value>(
     steps: [KeyStep], options: ObservingOptions, read: @escaping (Self) -> Value,
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
-  ) -> ObservationToken {
+  ) throws(KeyValueError) -> ObservationToken {
     let observation = TypedPathObservation(
       root: self, steps: steps, options: options, read: read, handler: handler)
-    observation.rewire()
+    do {
+      try observation.rewire()
+    } catch {
+      observation.invalidate()
+      throw error
+    }
     if options.contains(.initial) { observation.sendInitial() }
     return ObservationToken(observation)
   }

@@ -1,6 +1,7 @@
 import Foundation
 
 /// A change event in progress: what was snapshotted at will-time, to finish at did-time.
+@usableFromInline
 struct ChangeFrame {
   let kind: KeyValueChangeKind
   let indexes: IndexSet?
@@ -21,13 +22,14 @@ struct ManualFrame {
 extension ObservationRegistrar {
   // MARK: - Automatic notification
 
-  /// Finishes a set of an observed (or not yet resolved) key. Entered with the lock held;
-  /// returns with it released.
-  @usableFromInline
+  /// Finishes a set of an observed key. Entered with the lock held; returns with it released.
+  /// Inlinable so that the common case (direct observers, no `.prior`) is specialized for the
+  /// value's type: no boxing, no generic value witnesses.
+  @inlinable
   func setLocked<Root: KeyValueObservable, Value>(
     _ object: Root, key index: Int, newValue: Value, read: () -> Value, write: (Value) -> Void
   ) {
-    guard isObserved(index), Root.observableKeys.table.entries[index].notifiesAutomatically else {
+    guard isObserved(index), slots[index].notifiesAutomatically else {
       write(newValue)
       lock.unlock()
       return
@@ -51,7 +53,9 @@ extension ObservationRegistrar {
     let old = read()
     lock.unlock()
     let frame = willChange(object, triggers: slot.triggers, kind: .setting, indexes: nil, old: old)
-    lock.withLock { write(newValue) }
+    lock.lock()
+    write(newValue)
+    lock.unlock()
     didChange(object, frame, new: newValue)
   }
 
@@ -59,6 +63,7 @@ extension ObservationRegistrar {
 
   /// Will-time: sends prior notifications and lets path observations read their old values,
   /// in registration order, once per observation.
+  @usableFromInline
   func willChange(
     _ object: AnyObject, triggers: [Trigger], kind: KeyValueChangeKind, indexes: IndexSet?,
     old: Any?
@@ -87,6 +92,7 @@ extension ObservationRegistrar {
   }
 
   /// Did-time: notifies everything snapshotted at will-time that is still registered.
+  @usableFromInline
   func didChange(_ object: AnyObject, _ frame: ChangeFrame, new: Any?) {
     for (trigger, pathOld) in frame.entries where trigger.isActive {
       if trigger.isDirect {

@@ -18,9 +18,17 @@ public final class ObservationRegistrar: @unchecked Sendable {
   @usableFromInline let lock = Lock()
   /// The observations of each key, indexed by the key's position in its type's table.
   @usableFromInline var slots: [Slot] = []
+  /// Bit `i` is set while key `i` (for `i < 64`) has triggers: the fast path's only test.
+  @usableFromInline var observedMask: UInt64 = 0
   /// Manual `willChangeValue` calls waiting for their `didChangeValue`.
   var manualFrames: [ManualFrame] = []
   var isTornDown = false
+  /// While a key's storage is being located (see `stamp`), the thread doing it; else 0.
+  @usableFromInline var probingThread: UInt = 0
+  /// What the probed getter reported: its storage's offset in the object, and its value type.
+  var probeResult: (offset: Int, valueType: ObjectIdentifier)?
+  /// Serializes `stamp`, which uses the single probe above.
+  let stampLock = Lock()
 
   /// Creates an empty registrar.
   public init() {}
@@ -39,7 +47,8 @@ public final class ObservationRegistrar: @unchecked Sendable {
   /// Whether key `index` has observers. Call with the lock held.
   @inlinable
   func isObserved(_ index: Int) -> Bool {
-    index < slots.count && !slots[index].triggers.isEmpty
+    if index < 64 { return observedMask & (1 &<< UInt64(index)) != 0 }
+    return index < slots.count && !slots[index].triggers.isEmpty
   }
 
   // MARK: - Registration
@@ -48,21 +57,31 @@ public final class ObservationRegistrar: @unchecked Sendable {
   /// the registrar's object is being released.
   func add(_ trigger: Trigger, key index: Int) -> Bool {
     trigger.registrar = self
-    trigger.keyIndex = index
+    trigger.keyIndex = Int32(index)
     return lock.withLock {
       guard !isTornDown else { return false }
-      if slots.count <= index { slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count)) }
+      ensureSlot(index)
       slots[index].insert(trigger)
+      if index < 64 { observedMask |= 1 &<< UInt64(index) }
       return true
+    }
+  }
+
+  /// Makes `slots[index]` exist. Call with the lock held.
+  func ensureSlot(_ index: Int) {
+    if slots.count <= index {
+      slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count))
     }
   }
 
   /// Removes `trigger` from its list. Removing what is not there does nothing.
   func remove(_ trigger: Trigger) {
-    let index = trigger.keyIndex
+    let index = Int(trigger.keyIndex)
     let removed: Trigger? = lock.withLock {
       guard index < slots.count else { return nil }
-      return slots[index].remove(trigger)
+      let removed = slots[index].remove(trigger)
+      if index < 64, slots[index].triggers.isEmpty { observedMask &= ~(1 &<< UInt64(index)) }
+      return removed
     }
     // Released here, after unlocking: the trigger may hold the last reference to a handler.
     _ = removed
@@ -78,6 +97,12 @@ struct Slot {
   @usableFromInline var slowCount = 0
   /// How many direct records want the old value.
   @usableFromInline var oldCount = 0
+  /// Whether the key's storage has been located and stamped with its index.
+  var isStamped = false
+  /// The offset of the key's ``Observed`` storage in the object, or -1 (none, or not known).
+  @usableFromInline var storageOffset = -1
+  /// The key's `notifiesAutomatically`, copied here when stamped.
+  @usableFromInline var notifiesAutomatically = true
 
   @usableFromInline init() {}
 
@@ -97,9 +122,8 @@ struct Slot {
 
   private mutating func count(_ trigger: Trigger, _ delta: Int) {
     if trigger.isDirect {
-      let record = unsafeDowncast(trigger, to: DirectRecord.self)
-      if record.wantsPrior { slowCount += delta }
-      if record.wantsOld { oldCount += delta }
+      if trigger.wantsPrior { slowCount += delta }
+      if trigger.wantsOld { oldCount += delta }
     } else {
       slowCount += delta
     }

@@ -9,9 +9,9 @@
 /// The token retains the observation's handler (and so what the handler captures) until it is
 /// released; it does not retain the observed object.
 public final class ObservationToken: Sendable {
-  private let observation: any Invalidating
+  private let observation: Observation
 
-  init(_ observation: any Invalidating) {
+  init(_ observation: Observation) {
     self.observation = observation
   }
 

@@ -13,8 +13,9 @@
 @propertyWrapper
 public struct Observed<Value> {
   @usableFromInline var value: Value
-  /// The index of the property's key in its type's table, found on first use.
-  @usableFromInline var keyIndex: Int32 = KeyIndex.unresolved
+  /// The index of the property's key in its type's table, written by the registrar when the
+  /// key is first observed on this object. Until then (`-1`) nobody observes it.
+  @usableFromInline var keyIndex: Int32 = -1
 
   /// Creates the storage with its initial value (which notifies nobody).
   @inlinable
@@ -29,6 +30,10 @@ public struct Observed<Value> {
     set { fatalError() }  // swift-format-ignore
   }
 
+  // The accessors never pass a key path on: a key path handed to a function that is not inlined
+  // must be instantiated on every call, which would cost more than the whole fast path. The
+  // slow path reaches the storage through the offset the registrar recorded instead.
+
   /// The accessor the compiler calls for `object.property`.
   @inlinable
   public static subscript<Root: KeyValueObservable>(
@@ -39,6 +44,11 @@ public struct Observed<Value> {
     get {
       let registrar = object.observationRegistrar
       registrar.lock.lock()
+      if _slowPath(registrar.probingThread != 0) {
+        withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
+          registrar.recordProbe(object, storage: UnsafeRawPointer($0), valueType: Value.self)
+        }
+      }
       let value = object[keyPath: storageKeyPath].value
       registrar.lock.unlock()
       return value
@@ -46,49 +56,26 @@ public struct Observed<Value> {
     set {
       let registrar = object.observationRegistrar
       registrar.lock.lock()
-      let index = object[keyPath: storageKeyPath].keyIndex
-      // The fast path: a resolved key that nobody observes is one store under the lock.
-      if index >= 0, !registrar.isObserved(Int(index)) {
+      let index = Int(object[keyPath: storageKeyPath].keyIndex)
+      // The fast path: a key nobody observes is one store under the lock.
+      if index < 0 || !registrar.isObserved(index) {
         object[keyPath: storageKeyPath].value = newValue
         registrar.lock.unlock()
         return
       }
-      setObserved(object, wrappedKeyPath, storageKeyPath, newValue, index)
+      setObserved(object, index, newValue)
     }
   }
 
-  /// The rest of a set, entered with the lock held: the key is observed, or not resolved yet.
-  @usableFromInline @inline(never)
-  static func setObserved<Root: KeyValueObservable>(
-    _ object: Root, _ wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
-    _ storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>, _ newValue: Value,
-    _ knownIndex: Int32
-  ) {
+  /// The rest of a set of an observed key, entered with the lock held. Inlinable so that it is
+  /// specialized for the property's type in the client; never inlined, to keep setters small.
+  @inlinable @inline(never)
+  static func setObserved<Root: KeyValueObservable>(_ object: Root, _ index: Int, _ newValue: Value) {
     let registrar = object.observationRegistrar
-    var index = knownIndex
-    if index == KeyIndex.unresolved {
-      // Resolve outside the lock: the first access to `observableKeys` runs its initializer.
-      registrar.lock.unlock()
-      index = KeyIndex.resolve(wrappedKeyPath, in: Root.observableKeys.table)
-      registrar.lock.lock()
-      object[keyPath: storageKeyPath].keyIndex = index
-    }
+    let storage = registrar.storage(of: object, key: index, as: Observed<Value>.self)
     registrar.setLocked(
-      object, key: Int(index), newValue: newValue,
-      read: { object[keyPath: storageKeyPath].value },
-      write: { object[keyPath: storageKeyPath].value = $0 })
-  }
-}
-
-/// Sentinels for ``Observed``'s cached key index.
-@usableFromInline
-enum KeyIndex {
-  /// Not looked up yet.
-  @usableFromInline static let unresolved: Int32 = -1
-  /// Looked up, and not declared: nobody can observe it, so it never notifies.
-  @usableFromInline static let undeclared: Int32 = .max
-
-  static func resolve(_ keyPath: AnyKeyPath, in table: KeyTable) -> Int32 {
-    table.indexByKeyPath[keyPath].map(Int32.init) ?? undeclared
+      object, key: index, newValue: newValue,
+      read: { storage.pointee.value },
+      write: { storage.pointee.value = $0 })
   }
 }

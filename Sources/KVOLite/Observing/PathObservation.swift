@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// One change gives one notification: `old` is read through the old chain at will-time and
 /// `new` through the new chain at did-time.
-class PathObservation: Invalidating, @unchecked Sendable {
+class PathObservation: Observation, @unchecked Sendable {
   // @unchecked: `links` is behind `wiring`, the flag is atomic, the rest is immutable.
   let order: UInt64
   let steps: [KeyStep]
@@ -33,6 +33,7 @@ class PathObservation: Invalidating, @unchecked Sendable {
     wantsNew = options.contains(.new)
     wantsPrior = options.contains(.prior)
     links = Array(repeating: nil, count: steps.count)
+    super.init()
   }
 
   var isActive: Bool { active.load(ordering: .acquiring) }
@@ -52,8 +53,11 @@ class PathObservation: Invalidating, @unchecked Sendable {
   /// Reads happen while `wiring` is held, so that concurrent re-wirings apply in order and
   /// the last one wires the chain as it is after both changes. Lock order: `wiring`, then
   /// registrar locks (a registrar never calls out while holding its lock).
-  func rewire() {
-    wiring.withLock {
+  ///
+  /// - Throws: the first ``KeyValueError/notObservable(key:type:)`` met along the chain; the
+  ///   links before it are in place, the rest are not.
+  func rewire() throws(KeyValueError) {
+    try wiring.withLock { () throws(KeyValueError) in
       guard isActive else { return }
       var object = rootObject
       for level in steps.indices {
@@ -66,6 +70,9 @@ class PathObservation: Invalidating, @unchecked Sendable {
             if current.deactivate() { current.registrar?.remove(current) }
           }
           if let object {
+            let step = steps[level]
+            try object.observationRegistrar.stamp(
+              object, key: step.index, entry: step.entry, typeName: step.table.typeName)
             let link = PathLink(observation: self, level: level, order: order)
             if object.observationRegistrar.add(link, key: steps[level].index) {
               links[level] = link
@@ -79,7 +86,7 @@ class PathObservation: Invalidating, @unchecked Sendable {
     }
   }
 
-  func invalidate() {
+  override func invalidate() {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
     let removed = wiring.withLock {
       defer { links = Array(repeating: nil, count: links.count) }
@@ -104,7 +111,7 @@ final class PathLink: Trigger, @unchecked Sendable {
   init(observation: PathObservation, level: Int, order: UInt64) {
     self.observation = observation
     self.level = level
-    super.init(order: order, isDirect: false)
+    super.init(order: order, isDirect: false, options: [])
   }
 }
 
@@ -145,7 +152,9 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
 
   override func didChange(level: Int, kind: KeyValueChangeKind, old: Any?) {
     guard isActive, let root else { return }
-    if level < steps.count - 1 { rewire() }
+    // A relationship replaced by an object whose keys cannot be observed leaves the chain cut
+    // there; the value is still read through the whole path.
+    if level < steps.count - 1 { try? rewire() }
     let new: Value? = wantsNew ? read(root) : nil
     handler(root, KeyValueChange(kind: kind, oldValue: old.map { $0 as! Value }, newValue: new))
   }

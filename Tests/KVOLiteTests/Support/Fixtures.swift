@@ -31,6 +31,8 @@ final class Person: KeyValueObservable, @unchecked Sendable {
     .attribute("manual", \.manual, notifiesAutomatically: false),
     .toOne("address", \.address),
     .toOne("friend", \.friend),
+    .attribute("plain", \.plain),
+    .attribute("shouting", \.shouting, notifiesAutomatically: false),
   ]
   @Observed var firstName: String
   @Observed var lastName = ""
@@ -41,6 +43,10 @@ final class Person: KeyValueObservable, @unchecked Sendable {
   @Observed var friend: Person? = nil
   /// Not declared: observing it must be rejected.
   @Observed var undeclared = 0
+  /// Declared, but not `@Observed`: it never notifies, so observing it must be rejected.
+  var plain = 0
+  /// Computed and declared as manually notified: allowed.
+  var shouting: String { firstName.uppercased() }
   let onDeinit: (@Sendable () -> Void)?
 
   init(

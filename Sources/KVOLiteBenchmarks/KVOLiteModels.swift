@@ -1,0 +1,33 @@
+import KVOLite
+
+/// KVOLite's contender: two observable properties.
+final class KVOLiteModel: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<KVOLiteModel> = [
+    .attribute("value", \.value),
+    .attribute("other", \.other),
+  ]
+  @Observed var value = 0
+  @Observed var other = 0
+}
+
+/// The chain `recipient.postalAddress.street` for workload E.
+final class KVOLiteAddress: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<KVOLiteAddress> = [.attribute("street", \.street)]
+  @Observed var street = ""
+}
+
+final class KVOLitePerson: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<KVOLitePerson> = [
+    .toOne("postalAddress", \.postalAddress)
+  ]
+  @Observed var postalAddress = KVOLiteAddress()
+}
+
+final class KVOLitePackage: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<KVOLitePackage> = [.toOne("recipient", \.recipient)]
+  @Observed var recipient = KVOLitePerson()
+}
