@@ -29,9 +29,12 @@ struct Harness {
   var rounds = 21
   /// The length of one timed batch.
   var batchNanoseconds: UInt64 = 4_000_000
+  /// Runs only the contender of that name (for profiling one of them).
+  var onlyContender: String?
 
   func run(_ workload: Workload) -> Result {
-    let operations = workload.contenders.map { $0.make() }
+    let contenders = workload.contenders.filter { onlyContender == nil || $0.name == onlyContender }
+    let operations = contenders.map { $0.make() }
     let batches = operations.map(calibrate)
     var samples = Array(repeating: [Double](), count: operations.count)
     for round in 0..<rounds {
@@ -43,7 +46,7 @@ struct Harness {
     }
     return Result(
       workload: workload,
-      medians: zip(workload.contenders, samples).map { ($0.name, median($1)) })
+      medians: zip(contenders, samples).map { ($0.name, median($1)) })
   }
 
   /// The number of operations that takes about one batch length.

@@ -1,10 +1,15 @@
 // kvolite-benchmarks: every workload of SPEC §8 for every contender, interleaved, in one process.
-// Build in release mode: `swift run -c release kvolite-benchmarks [--quick] [--filter TEXT]`.
+// Build in release mode:
+//   swift run -c release kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME]
+// --filter keeps the workloads whose name contains TEXT; --contender runs one contender only
+// (for profiling; no ratios then).
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
 let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-let harness = Harness(rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000)
+let only = arguments.firstIndex(of: "--contender").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let harness = Harness(
+  rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000, onlyContender: only)
 
 let workloads: [Workload] = [
   SetWorkloads.observed(1), SetWorkloads.observed(10), SetWorkloads.observed(100),

@@ -131,4 +131,28 @@ struct ThreadSafetyTests {
     tokens.withLock { $0.removeAll() }
     #expect(person.observationRegistrar.triggerCount == 0)
   }
+
+  @Test("releasing an observed object while its tokens are cancelled elsewhere is safe")
+  func releaseRacesInvalidate() throws {
+    let released = Counter()
+    for _ in 0..<Self.rounds / 10 {
+      // Only the holder keeps the person alive, so worker 0 releases it.
+      let holder = Locked<Person?>(Person(onDeinit: { released.increment() }))
+      let tokens = try holder.withLock { person in
+        [
+          try person!.observe(\.age) { _, _ in },
+          try person!.observe("address.street") { _ in },
+          try person!.observe(\.firstName, options: [.prior]) { _, _ in },
+        ]
+      }
+      race(workers: 3) { worker in
+        switch worker {
+        case 0: holder.withLock { $0 = nil }
+        case 1: tokens.forEach { $0.invalidate() }
+        default: tokens.reversed().forEach { $0.invalidate() }
+        }
+      }
+    }
+    #expect(released.count == Self.rounds / 10)
+  }
 }

@@ -36,17 +36,16 @@ extension ObservationRegistrar {
     }
     let slot = slots[index]
     if slot.slowCount == 0 {
-      // Only direct records without `.prior`: old and new are known here, typed.
+      // Only typed triggers without `.prior`: old and new are known here, unboxed.
       let old: Value? = slot.oldCount > 0 ? read() : nil
       write(newValue)
       lock.unlock()
       for trigger in slot.triggers where trigger.isActive {
-        let record = unsafeDowncast(trigger, to: TypedRecord<Root, Value>.self)
-        record.handler(
+        unsafeDowncast(trigger, to: ValueTrigger<Value>.self).deliver(
           object,
           KeyValueChange(
-            kind: .setting, oldValue: record.wantsOld ? old : nil,
-            newValue: record.wantsNew ? newValue : nil))
+            kind: .setting, oldValue: trigger.wantsOld ? old : nil,
+            newValue: trigger.wantsNew ? newValue : nil))
       }
       return
     }
@@ -70,22 +69,18 @@ extension ObservationRegistrar {
   ) -> ChangeFrame {
     var frame = ChangeFrame(kind: kind, indexes: indexes, old: old)
     for trigger in triggers where trigger.isActive {
-      if trigger.isDirect {
-        let record = unsafeDowncast(trigger, to: DirectRecord.self)
-        if record.wantsPrior {
-          record.deliverBoxed(
-            object, kind: kind, old: old, new: nil, indexes: indexes, isPrior: true)
-        }
-        frame.entries.append((trigger, nil))
-      } else {
-        let observation = unsafeDowncast(trigger, to: PathLink.self).observation
+      if let (observation, _) = trigger.path {
         // One notification per observation, however many of its links this change hits.
-        if frame.entries.contains(where: {
-          !$0.trigger.isDirect && unsafeDowncast($0.trigger, to: PathLink.self).observation === observation
-        }) {
+        if frame.entries.contains(where: { $0.trigger.path?.observation === observation }) {
           continue
         }
         frame.entries.append((trigger, observation.willChange(kind: kind)))
+      } else {
+        if trigger.wantsPrior {
+          trigger.deliverBoxed(
+            object, kind: kind, old: old, new: nil, indexes: indexes, isPrior: true)
+        }
+        frame.entries.append((trigger, nil))
       }
     }
     return frame
@@ -95,13 +90,12 @@ extension ObservationRegistrar {
   @usableFromInline
   func didChange(_ object: AnyObject, _ frame: ChangeFrame, new: Any?) {
     for (trigger, pathOld) in frame.entries where trigger.isActive {
-      if trigger.isDirect {
-        unsafeDowncast(trigger, to: DirectRecord.self).deliverBoxed(
+      if let (observation, level) = trigger.path {
+        observation.didChange(level: level, kind: frame.kind, old: pathOld)
+      } else {
+        trigger.deliverBoxed(
           object, kind: frame.kind, old: frame.old, new: new, indexes: frame.indexes,
           isPrior: false)
-      } else {
-        let link = unsafeDowncast(trigger, to: PathLink.self)
-        link.observation.didChange(level: link.level, kind: frame.kind, old: pathOld)
       }
     }
   }

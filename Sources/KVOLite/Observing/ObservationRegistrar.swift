@@ -34,12 +34,15 @@ public final class ObservationRegistrar: @unchecked Sendable {
   public init() {}
 
   deinit {
-    // The object is gone: nobody else holds a strong reference, so no lock is needed.
-    let triggers = slots.flatMap(\.triggers)
-    slots = []
-    for trigger in triggers where trigger.deactivate() {
-      if !trigger.isDirect, let link = trigger as? PathLink, link.level == 0 {
-        link.observation.invalidate()
+    // The object is gone and nobody holds this registrar strongly, but a cancellation that won
+    // its trigger before this ran may still be removing it (see `Trigger.registrar`).
+    let triggers = lock.withLock {
+      isTornDown = true
+      return slots.flatMap(\.triggers)
+    }
+    for trigger in triggers where trigger.endWithRegistrar() {
+      if let (observation, level) = trigger.path, level == 0 {
+        observation.invalidate()
       }
     }
   }
@@ -93,9 +96,9 @@ public final class ObservationRegistrar: @unchecked Sendable {
 struct Slot {
   /// Sorted by `order`.
   @usableFromInline var triggers: [Trigger] = []
-  /// How many triggers need the general path: path links, and direct records with `.prior`.
+  /// How many triggers need the general path: untyped links, and anything with `.prior`.
   @usableFromInline var slowCount = 0
-  /// How many direct records want the old value.
+  /// How many typed triggers want the old value.
   @usableFromInline var oldCount = 0
   /// Whether the key's storage has been located and stamped with its index.
   var isStamped = false
@@ -121,7 +124,7 @@ struct Slot {
   }
 
   private mutating func count(_ trigger: Trigger, _ delta: Int) {
-    if trigger.isDirect {
+    if trigger.isTyped {
       if trigger.wantsPrior { slowCount += delta }
       if trigger.wantsOld { oldCount += delta }
     } else {

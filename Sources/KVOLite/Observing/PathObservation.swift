@@ -15,6 +15,7 @@ class PathObservation: Observation, @unchecked Sendable {
   // @unchecked: `links` is behind `wiring`, the flag is atomic, the rest is immutable.
   let order: UInt64
   let steps: [KeyStep]
+  let options: ObservingOptions
   let wantsOld: Bool
   let wantsNew: Bool
   let wantsPrior: Bool
@@ -22,13 +23,15 @@ class PathObservation: Observation, @unchecked Sendable {
   /// Serializes re-wiring. (Not `Synchronization.Mutex`: the thread sanitizer cannot see its
   /// lock, which lives in the uninstrumented toolchain library.)
   private let wiring = Lock()
-  /// One link per step, `nil` where the chain is cut by a `nil` relationship. Guarded by
-  /// `wiring`.
-  private var links: [PathLink?]
+  /// One link per step, with the identity of the object it sits on; `nil` where the chain is
+  /// cut by a `nil` relationship. Guarded by `wiring`. (The identity is kept here rather than
+  /// read from the link's registrar, which may already be gone.)
+  private var links: [(trigger: Trigger, object: ObjectIdentifier)?]
 
   init(steps: [KeyStep], options: ObservingOptions) {
     order = registrationCounter.add(1, ordering: .relaxed).newValue
     self.steps = steps
+    self.options = options
     wantsOld = options.contains(.old)
     wantsNew = options.contains(.new)
     wantsPrior = options.contains(.prior)
@@ -62,20 +65,23 @@ class PathObservation: Observation, @unchecked Sendable {
       var object = rootObject
       for level in steps.indices {
         let current = links[level]
-        if let object, current?.registrar === object.observationRegistrar, current?.isActive == true {
-          // Still wired to the right object.
+        if let object, let current, current.object == ObjectIdentifier(object),
+          current.trigger.isActive
+        {
+          // Still wired to the right object. (An inactive link on an object at a reused address
+          // belongs to a released object, whose registrar ended it.)
         } else {
           if let current {
             links[level] = nil
-            if current.deactivate() { current.registrar?.remove(current) }
+            current.trigger.cancel()
           }
           if let object {
             let step = steps[level]
             try object.observationRegistrar.stamp(
               object, key: step.index, entry: step.entry, typeName: step.table.typeName)
-            let link = PathLink(observation: self, level: level, order: order)
+            let link = makeLink(level: level)
             if object.observationRegistrar.add(link, key: steps[level].index) {
-              links[level] = link
+              links[level] = (link, ObjectIdentifier(object))
             }
           }
         }
@@ -86,6 +92,12 @@ class PathObservation: Observation, @unchecked Sendable {
     }
   }
 
+  /// The trigger to place for `level`. A typed chain's leaf gets a ``LeafLink``, which the fast
+  /// path of ``Observed`` delivers without boxing.
+  func makeLink(level: Int) -> Trigger {
+    PathLink(observation: self, level: level, order: order)
+  }
+
   override func invalidate() {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
     let removed = wiring.withLock {
@@ -93,9 +105,7 @@ class PathObservation: Observation, @unchecked Sendable {
       return links
     }
     // Remove outside the lock: the removed links may be the last references to this object.
-    for case let link? in removed where link.deactivate() {
-      link.registrar?.remove(link)
-    }
+    for case let link? in removed { link.trigger.cancel() }
   }
 }
 
@@ -111,12 +121,56 @@ final class PathLink: Trigger, @unchecked Sendable {
   init(observation: PathObservation, level: Int, order: UInt64) {
     self.observation = observation
     self.level = level
-    super.init(order: order, isDirect: false, options: [])
+    super.init(order: order, isTyped: false, options: [])
+  }
+
+  override var path: (observation: PathObservation, level: Int)? { (observation, level) }
+}
+
+/// The link a typed chain places on its last object, when the chain's value type is the last
+/// key's own type: the setter delivers to it like to a direct observer, with the value it
+/// stored (which is what reading through the chain would give).
+final class LeafLink<Value>: ValueTrigger<Value>, @unchecked Sendable {
+  /// Strong, as in ``PathLink``.
+  let observation: ValuePathObservation<Value>
+  let level: Int
+
+  init(observation: ValuePathObservation<Value>, level: Int) {
+    self.observation = observation
+    self.level = level
+    super.init(
+      order: observation.order, isTyped: true,
+      options: observation.options)
+  }
+
+  override var path: (observation: PathObservation, level: Int)? { (observation, level) }
+
+  override func deliver(_ object: AnyObject, _ change: KeyValueChange<Value>) {
+    observation.deliverLeaf(change)
   }
 }
 
+/// A ``PathObservation`` whose value type is `Value`.
+class ValuePathObservation<Value>: PathObservation, @unchecked Sendable {
+  /// Whether the last key's stored type is `Value`, so that its setter can deliver directly.
+  private let leafIsValue: Bool
+
+  override init(steps: [KeyStep], options: ObservingOptions) {
+    leafIsValue = steps.last!.entry.storedType == Value.self
+    super.init(steps: steps, options: options)
+  }
+
+  override func makeLink(level: Int) -> Trigger {
+    guard leafIsValue, level == steps.count - 1 else { return super.makeLink(level: level) }
+    return LeafLink(observation: self, level: level)
+  }
+
+  /// Delivers a change of the last key, already in the observation's terms.
+  func deliverLeaf(_ change: KeyValueChange<Value>) {}
+}
+
 /// A ``PathObservation`` with a typed root, value and handler.
-final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservation,
+final class TypedPathObservation<Root: KeyValueObservable, Value>: ValuePathObservation<Value>,
   @unchecked Sendable
 {
   private weak var root: Root?
@@ -134,6 +188,11 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
   }
 
   override var rootObject: (any KeyValueObservable)? { root }
+
+  override func deliverLeaf(_ change: KeyValueChange<Value>) {
+    guard isActive, let root else { return }
+    handler(root, change)
+  }
 
   /// Sends the `.initial` notification.
   func sendInitial() {
