@@ -40,12 +40,19 @@ extension ObservationRegistrar {
       let old: Value? = slot.oldCount > 0 ? read() : nil
       write(newValue)
       lock.unlock()
-      for trigger in slot.triggers where trigger.isActive {
-        unsafeDowncast(trigger, to: ValueTrigger<Value>.self).deliver(
-          object,
-          KeyValueChange(
-            kind: .setting, oldValue: trigger.wantsOld ? old : nil,
-            newValue: trigger.wantsNew ? newValue : nil))
+      // The snapshot keeps every trigger alive; no need to retain them one by one.
+      slot.triggers.withUnsafeBufferPointer { triggers in
+        for index in triggers.indices {
+          let trigger = Unmanaged.passUnretained(triggers[index])
+          trigger._withUnsafeGuaranteedRef { trigger in
+            guard trigger.isActive else { return }
+            unsafeDowncast(trigger, to: ValueTrigger<Value>.self).deliver(
+              object,
+              KeyValueChange(
+                kind: .setting, oldValue: trigger.wantsOld ? old : nil,
+                newValue: trigger.wantsNew ? newValue : nil))
+          }
+        }
       }
       return
     }

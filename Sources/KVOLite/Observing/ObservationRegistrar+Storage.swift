@@ -58,14 +58,15 @@ extension ObservationRegistrar {
   }
 
   /// The storage of stamped key `index` of `object`. Call with the lock held.
-  @usableFromInline
+  @inlinable
   func storage<Storage>(of object: AnyObject, key index: Int, as type: Storage.Type)
     -> UnsafeMutablePointer<Storage>
   {
     (base(of: object) + slots[index].storageOffset).assumingMemoryBound(to: Storage.self)
   }
 
-  private func base(of object: AnyObject) -> UnsafeMutableRawPointer {
+  @inlinable
+  func base(of object: AnyObject) -> UnsafeMutableRawPointer {
     Unmanaged.passUnretained(object).toOpaque()
   }
 }

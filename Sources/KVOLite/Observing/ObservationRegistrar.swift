@@ -14,19 +14,21 @@ import Foundation
 ///   it: their tokens become inert, and chains that started at the object detach from the
 ///   objects further along.
 public final class ObservationRegistrar: @unchecked Sendable {
-  // @unchecked: `slots` and `manualFrames` are only touched with `lock` held.
+  // @unchecked: the mutable state is only touched with `lock` held. For the same reason it is
+  // `@exclusivity(unchecked)`: the lock already excludes overlapping access, and the dynamic
+  // check would cost the set path more than the lock does.
   @usableFromInline let lock = Lock()
   /// The observations of each key, indexed by the key's position in its type's table.
-  @usableFromInline var slots: [Slot] = []
+  @exclusivity(unchecked) @usableFromInline var slots: [Slot] = []
   /// Bit `i` is set while key `i` (for `i < 64`) has triggers: the fast path's only test.
-  @usableFromInline var observedMask: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var observedMask: UInt64 = 0
   /// Manual `willChangeValue` calls waiting for their `didChangeValue`.
-  var manualFrames: [ManualFrame] = []
-  var isTornDown = false
+  @exclusivity(unchecked) var manualFrames: [ManualFrame] = []
+  @exclusivity(unchecked) var isTornDown = false
   /// While a key's storage is being located (see `stamp`), the thread doing it; else 0.
-  @usableFromInline var probingThread: UInt = 0
+  @exclusivity(unchecked) @usableFromInline var probingThread: UInt = 0
   /// What the probed getter reported: its storage's offset in the object, and its value type.
-  var probeResult: (offset: Int, valueType: ObjectIdentifier)?
+  @exclusivity(unchecked) var probeResult: (offset: Int, valueType: ObjectIdentifier)?
   /// Serializes `stamp`, which uses the single probe above.
   let stampLock = Lock()
 
@@ -48,7 +50,7 @@ public final class ObservationRegistrar: @unchecked Sendable {
   }
 
   /// Whether key `index` has observers. Call with the lock held.
-  @inlinable
+  @inlinable @inline(__always)
   func isObserved(_ index: Int) -> Bool {
     if index < 64 { return observedMask & (1 &<< UInt64(index)) != 0 }
     return index < slots.count && !slots[index].triggers.isEmpty
