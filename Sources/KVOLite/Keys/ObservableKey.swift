@@ -95,24 +95,47 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
 }
 
 /// The type-erased form of a key declaration, shared by every table.
-struct KeyEntry: @unchecked Sendable {
+///
+/// A class, so that handing an entry around costs one retain rather than one per field.
+final class KeyEntry: @unchecked Sendable {
+  // @unchecked: immutable; the closures capture only key paths and metatypes.
   let name: String
   let keyPath: AnyKeyPath
   let role: KeyRole
   let valueType: Any.Type
   /// The exact type of the property (`Target?` for an optional relationship).
   let storedType: Any.Type
-  var isOptional = false
+  let isOptional: Bool
   let notifiesAutomatically: Bool
   /// Reads the value, boxed as it is (an optional stays an optional inside the box).
   let value: (AnyObject) -> Any
   /// Writes the key's index into an ``Observed`` storage of the property's type.
-  var stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)? = nil
+  let stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)?
   /// For to-one relationships: the related object, or `nil`.
-  var related: ((AnyObject) -> (any KeyValueObservable)?)? = nil
+  let related: ((AnyObject) -> (any KeyValueObservable)?)?
   /// For to-one relationships: the related type's keys (resolved lazily, so that two types may
   /// refer to each other).
-  var relatedKeys: (() -> KeyTable)? = nil
+  let relatedKeys: (() -> KeyTable)?
+
+  init(
+    name: String, keyPath: AnyKeyPath, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
+    isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any,
+    stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)? = nil,
+    related: ((AnyObject) -> (any KeyValueObservable)?)? = nil,
+    relatedKeys: (() -> KeyTable)? = nil
+  ) {
+    self.name = name
+    self.keyPath = keyPath
+    self.role = role
+    self.valueType = valueType
+    self.storedType = storedType
+    self.isOptional = isOptional
+    self.notifiesAutomatically = notifiesAutomatically
+    self.value = value
+    self.stampKeyIndex = stampKeyIndex
+    self.related = related
+    self.relatedKeys = relatedKeys
+  }
 
   /// Makes the `stampKeyIndex` closure for an ``Observed`` storage of `Value`.
   static func stamper<Value>(_: Value.Type) -> (UnsafeMutableRawPointer, Int32) -> Void {

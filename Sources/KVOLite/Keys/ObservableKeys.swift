@@ -7,7 +7,7 @@
 ///
 /// Tables are immutable after creation and safe to use from any thread.
 public final class ObservableKeys<Root: AnyObject>: ExpressibleByArrayLiteral, Sendable {
-  let table: KeyTable
+  @usableFromInline let table: KeyTable
 
   /// Creates a table from declarations. Names must be unique, non-empty, and contain neither
   /// `.` nor `@`; a violation is a programming error and traps with a message naming the key.
@@ -29,14 +29,19 @@ public final class ObservableKeys<Root: AnyObject>: ExpressibleByArrayLiteral, S
 }
 
 /// The type-erased table behind ``ObservableKeys``.
+@usableFromInline
 final class KeyTable: @unchecked Sendable {
-  // @unchecked: everything but `cache` is immutable; `cache` is behind its own lock.
+  // @unchecked: everything but the caches is immutable; they are behind their own lock.
   let typeName: String
   let entries: [KeyEntry]
   let indexByName: [String: Int]
   let indexByKeyPath: [AnyKeyPath: Int]
   private let cacheLock = Lock()
   private var cache: [AnyKeyPath: [KeyStep]] = [:]
+  /// Key path objects recently looked up by `declaredIndex`, compared by identity: a key path
+  /// literal is one object per call site, so this avoids hashing it on every registration. The
+  /// key paths are retained, so that their addresses cannot be reused while cached.
+  private var recent: [(keyPath: AnyKeyPath, index: Int?)] = []
 
   init(typeName: String, entries: [KeyEntry]) {
     self.typeName = typeName
@@ -54,6 +59,19 @@ final class KeyTable: @unchecked Sendable {
     }
     indexByName = byName
     indexByKeyPath = byKeyPath
+  }
+
+  /// The index of `keyPath` if it is one declared key; `nil` if it is not.
+  func declaredIndex(of keyPath: AnyKeyPath) -> Int? {
+    if let hit = cacheLock.withLock({ recent.last(where: { $0.keyPath === keyPath }) }) {
+      return hit.index
+    }
+    let index = indexByKeyPath[keyPath]
+    cacheLock.withLock {
+      if recent.count == 32 { recent.removeFirst() }
+      recent.append((keyPath, index))
+    }
+    return index
   }
 
   /// The declared key closest to `name` (by edit distance), if it is close enough to suggest.

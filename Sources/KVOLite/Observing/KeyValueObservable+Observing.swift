@@ -14,22 +14,33 @@ extension KeyValueObservable {
   /// - Returns: A token that cancels the observation when invalidated or released.
   /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not made of
   ///   declared keys.
+  @inlinable
   public func observe<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions = [],
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let steps = try Self.observableKeys.table.resolve(keyPath)
-    if steps.count == 1, steps[0].entry.keyPath == keyPath {
-      let step = steps[0]
-      try observationRegistrar.stamp(self, key: step.index, entry: step.entry, typeName: step.table.typeName)
-      let record = TypedRecord<Self, Value>(options: options, handler: changeHandler)
-      _ = observationRegistrar.add(record, key: step.index)
-      if options.contains(.initial), record.isActive {
-        let current: Value? = options.contains(.new) ? self[keyPath: keyPath] : nil
-        changeHandler(self, KeyValueChange(kind: .setting, newValue: current))
-      }
-      return ObservationToken(record)
+    // Inlinable so that registering one declared key is specialized in the client.
+    let record = TypedRecord<Self, Value>(options: options, handler: changeHandler)
+    guard
+      try observationRegistrar.addDirect(
+        record, for: keyPath, of: self, in: Self.observableKeys.table)
+    else {
+      return try observeChain(keyPath, options: options, changeHandler: changeHandler)
     }
+    if options.contains(.initial), record.isActive {
+      let current: Value? = options.contains(.new) ? self[keyPath: keyPath] : nil
+      changeHandler(self, KeyValueChange(kind: .setting, newValue: current))
+    }
+    return ObservationToken(record)
+  }
+
+  /// The part of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` for chains.
+  @usableFromInline
+  func observeChain<Value>(
+    _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
+    changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
+  ) throws(KeyValueError) -> ObservationToken {
+    let steps = try Self.observableKeys.table.resolve(keyPath)
     return try startPathObservation(
       steps: steps, options: options, read: { $0[keyPath: keyPath] }, handler: changeHandler)
   }

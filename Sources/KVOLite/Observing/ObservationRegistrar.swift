@@ -50,7 +50,7 @@ public final class ObservationRegistrar: @unchecked Sendable {
   }
 
   /// Whether key `index` has observers. Call with the lock held.
-  @inlinable @inline(__always)
+  @inlinable
   func isObserved(_ index: Int) -> Bool {
     if index < 64 { return observedMask & (1 &<< UInt64(index)) != 0 }
     return index < slots.count && !slots[index].triggers.isEmpty
@@ -77,6 +77,17 @@ public final class ObservationRegistrar: @unchecked Sendable {
     if slots.count <= index {
       slots.append(contentsOf: repeatElement(Slot(), count: index + 1 - slots.count))
     }
+  }
+
+  /// Registers `record` as a direct observation of `keyPath`, if `keyPath` is one declared
+  /// key of `table`; returns `false` (and registers nothing) if it is not.
+  @usableFromInline
+  func addDirect(_ record: Trigger, for keyPath: AnyKeyPath, of object: AnyObject, in table: KeyTable)
+    throws(KeyValueError) -> Bool
+  {
+    guard let index = table.declaredIndex(of: keyPath) else { return false }
+    try stamp(object, key: index, entry: table.entries[index], typeName: table.typeName)
+    return add(record, key: index)
   }
 
   /// Removes `trigger` from its list. Removing what is not there does nothing.

@@ -9,8 +9,9 @@
 /// The token retains the observation's handler (and so what the handler captures) until it is
 /// released; it does not retain the observed object.
 public final class ObservationToken: Sendable {
-  private let observation: Observation
+  @usableFromInline let observation: Observation
 
+  @usableFromInline
   init(_ observation: Observation) {
     self.observation = observation
   }

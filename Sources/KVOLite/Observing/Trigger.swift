@@ -62,6 +62,7 @@ class Trigger: Observation, @unchecked Sendable {
   /// so the registrar outlives every such call.
   @usableFromInline final unowned(unsafe) var registrar: ObservationRegistrar? = nil
 
+  @usableFromInline
   init(order: UInt64, isTyped: Bool, options: ObservingOptions) {
     self.order = order
     self.isTyped = isTyped
@@ -125,6 +126,7 @@ class ValueTrigger<Value>: Trigger, @unchecked Sendable {
 final class TypedRecord<Root: AnyObject, Value>: ValueTrigger<Value>, @unchecked Sendable {
   @usableFromInline let handler: (Root, KeyValueChange<Value>) -> Void
 
+  @usableFromInline
   init(options: ObservingOptions, handler: @escaping (Root, KeyValueChange<Value>) -> Void) {
     self.handler = handler
     super.init(
