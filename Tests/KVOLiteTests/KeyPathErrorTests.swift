@@ -94,4 +94,21 @@ struct KeyPathErrorTests {
     #expect(parcel.observationRegistrar.triggerCount == 0)
     #expect(parcel.recipient.observationRegistrar.triggerCount == 0)
   }
+
+  @Test("observing through a to-many relationship, by index or by key, is rejected at registration")
+  func observeThroughToMany() {
+    let order = Order()
+    order.items = [Item("Book")]
+    #expect(throws: KeyValueError.throughToMany(key: "items", type: "Order")) {
+      _ = try order.observe("items.title") { _ in }
+    }
+    #expect(
+      throws: KeyValueError.malformedKeyPath(
+        path: "items.0.title", reason: "an element of a to-many relationship cannot be observed by index")
+    ) { _ = try order.observe("items.0.title") { _ in } }
+    #expect(throws: KeyValueError.unknownOperator(operator: "@bogus", path: "items.@bogus")) {
+      _ = try order.observe("items.@bogus") { _ in }
+    }
+    #expect(order.observationRegistrar.triggerCount == 0)
+  }
 }

@@ -16,6 +16,33 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
   case notObservable(key: String, type: String)
   /// The key path continues after `key`, which is not a to-one relationship of `type`.
   case notARelationship(key: String, type: String, role: KeyRole)
+  /// The key path continues through the to-many relationship `key` without an index or a
+  /// collection operator.
+  case throughToMany(key: String, type: String)
+  /// `operator` is not a collection operator (`@count`, `@sum`, `@avg`, `@min`, `@max`,
+  /// `@unionOfObjects`, `@distinctUnionOfObjects`).
+  case unknownOperator(operator: String, path: String)
+  /// A collection operator in a place where it cannot apply: not after a to-many relationship,
+  /// or without the right-hand key path it needs.
+  case misplacedOperator(operator: String, path: String, reason: String)
+  /// `key` of `type` cannot be set: it is derived, or its property is read-only.
+  case notSettable(key: String, type: String, reason: String)
+  /// The value given for `path` is not of the expected type.
+  case typeMismatch(path: String, expected: String, actual: String)
+  /// `text` does not parse as a value of the expected type.
+  case unparsableText(text: String, path: String, expected: String)
+  /// `nil` was given for `path`, whose type is not optional.
+  case nilForNonOptional(path: String, expected: String)
+  /// The value at `path` has a type that cannot be written as text.
+  case notTextConvertible(path: String, type: String)
+  /// `index` is not a valid index (or insertion point) of the `count` elements at `path`.
+  case indexOutOfRange(index: Int, count: Int, path: String)
+  /// A to-many mutation was given `elements` elements for `indexes` indexes.
+  case countMismatch(path: String, indexes: Int, elements: Int)
+  /// A relationship along `path` is `nil`, so the key at its end cannot be set.
+  case nilIntermediate(path: String, key: String)
+  /// The key's validation hook rejected the value.
+  case validationFailed(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -34,6 +61,32 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notARelationship(let key, let type, let role):
       return "\"\(key)\" of \(type) is \(role.description.withArticle), not a to-one relationship,"
         + " so a key path cannot continue after it"
+    case .throughToMany(let key, let type):
+      return "\"\(key)\" of \(type) is a to-many relationship; continue with an index"
+        + " (\(key).0) or a collection operator (\(key).@count)"
+    case .unknownOperator(let name, let path):
+      return "unknown collection operator \"\(name)\" in \"\(path)\" (known: "
+        + CollectionOperator.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+    case .misplacedOperator(let name, let path, let reason):
+      return "\"\(name)\" in \"\(path)\": \(reason)"
+    case .notSettable(let key, let type, let reason):
+      return "\"\(key)\" of \(type) cannot be set: \(reason)"
+    case .typeMismatch(let path, let expected, let actual):
+      return "\"\(path)\" expects \(expected), not \(actual)"
+    case .unparsableText(let text, let path, let expected):
+      return "\"\(path)\" expects \(expected), and \"\(text)\" is not one"
+    case .nilForNonOptional(let path, let expected):
+      return "\"\(path)\" expects \(expected), which cannot be nil"
+    case .notTextConvertible(let path, let type):
+      return "\"\(path)\" holds \(type), which cannot be set from text"
+    case .indexOutOfRange(let index, let count, let path):
+      return "index \(index) is out of range for \"\(path)\" (\(count) element\(count == 1 ? "" : "s"))"
+    case .countMismatch(let path, let indexes, let elements):
+      return "\"\(path)\": \(indexes) index\(indexes == 1 ? "" : "es") but \(elements) element\(elements == 1 ? "" : "s")"
+    case .nilIntermediate(let path, let key):
+      return "cannot set \"\(path)\": \"\(key)\" is nil"
+    case .validationFailed(let path, let reason):
+      return "invalid value for \"\(path)\": \(reason)"
     }
   }
 }
@@ -44,4 +97,13 @@ extension String {
     let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
     return (first.map { vowels.contains($0) } ?? false ? "an " : "a ") + self
   }
+}
+
+/// A readable name for a type: `String?` rather than `Optional<String>`.
+func typeName(_ type: Any.Type) -> String {
+  let name = String(describing: type)
+  if name.hasPrefix("Optional<"), name.hasSuffix(">") {
+    return String(name.dropFirst("Optional<".count).dropLast()) + "?"
+  }
+  return name
 }

@@ -27,12 +27,16 @@ public enum KeyRole: Sendable, Hashable, CustomStringConvertible {
 ///     static let observableKeys: ObservableKeys<Person> = [
 ///       .attribute("firstName", \.firstName),
 ///       .toOne("postalAddress", \.postalAddress),
+///       .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
 ///     ]
 ///
-/// An attribute or relationship must be an ``Observed`` property (or send its notifications
-/// manually): a declared key that never notifies cannot be detected and would never fire.
+/// An attribute or relationship must be an ``Observed`` property (or be declared with
+/// `notifiesAutomatically: false` and notified by hand); observing one that is neither throws
+/// ``KeyValueError/notObservable(key:type:)``. A key is settable by key-value coding when its
+/// key path is writable; an attribute of a ``KeyValueTextConvertible`` type can also be set
+/// from text.
 public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
-  // @unchecked: the stored closures capture only key paths and metatypes, which are immutable.
+  // @unchecked: the entry is immutable.
   let entry: KeyEntry
 
   /// The key's name, used by string key paths.
@@ -48,34 +52,44 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - name: The key's name in string key paths.
-  ///   - keyPath: The property; normally an ``Observed`` property.
+  ///   - keyPath: The property; normally an ``Observed`` property. Settable by key-value coding
+  ///     if the key path is writable.
   ///   - notifiesAutomatically: `false` turns automatic notification off for this key: sets
   ///     then notify nobody, and the type sends ``KeyValueObservable/willChangeValue(for:)`` /
   ///     ``KeyValueObservable/didChangeValue(for:)`` itself. `.initial` notifications are
   ///     still sent.
+  ///   - validate: Called with every value set by key-value coding, before it is stored: return
+  ///     the value (or a coerced one), or throw to reject it. Sets through the property itself
+  ///     are not validated.
   public static func attribute<Value>(
-    _ name: String, _ keyPath: KeyPath<Root, Value>, notifiesAutomatically: Bool = true
+    _ name: String, _ keyPath: KeyPath<Root, Value>, notifiesAutomatically: Bool = true,
+    validate: ((Value) throws -> Value)? = nil
   ) -> ObservableKey {
-    ObservableKey(
-      entry: KeyEntry(
-        name: name, keyPath: keyPath, role: .attribute, valueType: Value.self,
-        storedType: Value.self, notifiesAutomatically: notifiesAutomatically,
-        value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
-        stampKeyIndex: KeyEntry.stamper(Value.self)))
+    let entry = stored(name, keyPath, role: .attribute, notifiesAutomatically)
+    entry.assign = KeyEntry.assigner(keyPath, validate: validate)
+    return ObservableKey(entry: entry)
+  }
+
+  /// An attribute of a type with a text form, which can also be set from text.
+  public static func attribute<Value: KeyValueTextConvertible>(
+    _ name: String, _ keyPath: KeyPath<Root, Value>, notifiesAutomatically: Bool = true,
+    validate: ((Value) throws -> Value)? = nil
+  ) -> ObservableKey {
+    let entry = stored(name, keyPath, role: .attribute, notifiesAutomatically)
+    entry.assign = KeyEntry.assigner(keyPath, validate: validate)
+    entry.assignText = KeyEntry.textAssigner(keyPath, validate: validate)
+    return ObservableKey(entry: entry)
   }
 
   /// A to-one relationship to another observable object.
   public static func toOne<Target: KeyValueObservable>(
     _ name: String, _ keyPath: KeyPath<Root, Target>, notifiesAutomatically: Bool = true
   ) -> ObservableKey {
-    ObservableKey(
-      entry: KeyEntry(
-        name: name, keyPath: keyPath, role: .toOne, valueType: Target.self,
-        storedType: Target.self, notifiesAutomatically: notifiesAutomatically,
-        value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
-        stampKeyIndex: KeyEntry.stamper(Target.self),
-        related: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
-        relatedKeys: { Target.observableKeys.table }))
+    let entry = stored(name, keyPath, role: .toOne, notifiesAutomatically, valueType: Target.self)
+    entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    entry.relatedKeys = { Target.observableKeys.table }
+    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    return ObservableKey(entry: entry)
   }
 
   /// An optional to-one relationship. Key paths through it read as `nil` while it is `nil`, and
@@ -83,90 +97,59 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   public static func toOne<Target: KeyValueObservable>(
     _ name: String, _ keyPath: KeyPath<Root, Target?>, notifiesAutomatically: Bool = true
   ) -> ObservableKey {
-    ObservableKey(
-      entry: KeyEntry(
-        name: name, keyPath: keyPath, role: .toOne, valueType: Target.self,
-        storedType: Target?.self, isOptional: true, notifiesAutomatically: notifiesAutomatically,
-        value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] as Any },
-        stampKeyIndex: KeyEntry.stamper(Target?.self),
-        related: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
-        relatedKeys: { Target.observableKeys.table }))
-  }
-}
-
-/// The type-erased form of a key declaration, shared by every table.
-///
-/// A class, so that handing an entry around costs one retain rather than one per field.
-final class KeyEntry: @unchecked Sendable {
-  // @unchecked: immutable; the closures capture only key paths and metatypes.
-  let name: String
-  let keyPath: AnyKeyPath
-  let role: KeyRole
-  let valueType: Any.Type
-  /// The exact type of the property (`Target?` for an optional relationship).
-  let storedType: Any.Type
-  let isOptional: Bool
-  let notifiesAutomatically: Bool
-  /// Reads the value, boxed as it is (an optional stays an optional inside the box).
-  let value: (AnyObject) -> Any
-  /// Writes the key's index into an ``Observed`` storage of the property's type.
-  let stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)?
-  /// For to-one relationships: the related object, or `nil`.
-  let related: ((AnyObject) -> (any KeyValueObservable)?)?
-  /// For to-one relationships: the related type's keys (resolved lazily, so that two types may
-  /// refer to each other).
-  let relatedKeys: (() -> KeyTable)?
-
-  init(
-    name: String, keyPath: AnyKeyPath, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
-    isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any,
-    stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)? = nil,
-    related: ((AnyObject) -> (any KeyValueObservable)?)? = nil,
-    relatedKeys: (() -> KeyTable)? = nil
-  ) {
-    self.name = name
-    self.keyPath = keyPath
-    self.role = role
-    self.valueType = valueType
-    self.storedType = storedType
-    self.isOptional = isOptional
-    self.notifiesAutomatically = notifiesAutomatically
-    self.value = value
-    self.stampKeyIndex = stampKeyIndex
-    self.related = related
-    self.relatedKeys = relatedKeys
+    let entry = stored(
+      name, keyPath, role: .toOne, notifiesAutomatically, valueType: Target.self, isOptional: true)
+    entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    entry.relatedKeys = { Target.observableKeys.table }
+    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    return ObservableKey(entry: entry)
   }
 
-  /// Makes the `stampKeyIndex` closure for an ``Observed`` storage of `Value`.
-  static func stamper<Value>(_: Value.Type) -> (UnsafeMutableRawPointer, Int32) -> Void {
-    { storage, index in
-      storage.assumingMemoryBound(to: Observed<Value>.self).pointee.keyIndex = index
-    }
+  /// A to-many relationship: an array. Mutate it through
+  /// ``KeyValueObservable/mutableArrayValue(for:)`` to notify insertions, removals and
+  /// replacements with their indexes; assigning the whole array is a setting.
+  public static func toMany<Element>(
+    _ name: String, _ keyPath: KeyPath<Root, [Element]>, notifiesAutomatically: Bool = true
+  ) -> ObservableKey {
+    let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
+    entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    return ObservableKey(entry: entry)
   }
 
-  /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.
-  func displayValue(of object: AnyObject) -> Any? { KeyEntry.box(value(object)) }
-
-  /// The name of the value's type, for error messages.
-  var valueTypeName: String { String(describing: valueType) }
-
-  /// Boxes a value, flattening an optional so that `nil` is `nil` at every depth.
-  static func box<Value>(_ value: Value) -> Any? {
-    if let optional = value as? any OptionalProtocol { return optional.flattened }
-    return value
+  /// A to-many relationship to observable objects, whose keys string key paths can reach by
+  /// index (`contents.0.title`) and collection operators (`contents.@sum.weight`).
+  public static func toMany<Element: KeyValueObservable>(
+    _ name: String, _ keyPath: KeyPath<Root, [Element]>, notifiesAutomatically: Bool = true
+  ) -> ObservableKey {
+    let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
+    entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    entry.elementKeys = { Element.observableKeys.table }
+    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    return ObservableKey(entry: entry)
   }
-}
 
-/// Lets `KeyEntry.box` see through optionals of any wrapped type.
-protocol OptionalProtocol {
-  var flattened: Any? { get }
-}
+  /// A derived key: a computed value, declared with the key paths (relative to `Root`) whose
+  /// changes change it. Observing it observes all of them, including chains and other derived
+  /// keys; one change gives one notification, with the derived key's own old and new values.
+  public static func derived<Value>(
+    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]
+  ) -> ObservableKey {
+    let entry = KeyEntry(
+      name: name, keyPath: keyPath, role: .derived, valueType: Value.self, storedType: Value.self,
+      notifiesAutomatically: false, value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] })
+    entry.affectedBy = affectedBy
+    return ObservableKey(entry: entry)
+  }
 
-extension Optional: OptionalProtocol {
-  var flattened: Any? {
-    switch self {
-    case .none: nil
-    case .some(let wrapped): KeyEntry.box(wrapped)
-    }
+  private static func stored<Value>(
+    _ name: String, _ keyPath: KeyPath<Root, Value>, role: KeyRole, _ notifiesAutomatically: Bool,
+    valueType: Any.Type = Value.self, isOptional: Bool = false
+  ) -> KeyEntry {
+    KeyEntry(
+      name: name, keyPath: keyPath, role: role, valueType: valueType, storedType: Value.self,
+      isOptional: isOptional, notifiesAutomatically: notifiesAutomatically,
+      value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
+      stampKeyIndex: KeyEntry.stamper(Value.self))
   }
 }

@@ -34,7 +34,8 @@ extension KeyValueObservable {
     return ObservationToken(record)
   }
 
-  /// The part of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` for chains.
+  /// The part of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` for chains
+  /// and derived keys.
   @usableFromInline
   func observeChain<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
@@ -42,33 +43,44 @@ extension KeyValueObservable {
   ) throws(KeyValueError) -> ObservationToken {
     let steps = try Self.observableKeys.table.resolve(keyPath)
     return try startPathObservation(
-      steps: steps, options: options, read: { $0[keyPath: keyPath] }, handler: changeHandler)
+      steps: steps, hasOperator: false, options: options, read: { $0[keyPath: keyPath] },
+      elements: { $0 as! Value }, handler: changeHandler)
   }
 
-  /// Observes a string key path such as `"recipient.postalAddress.street"`.
+  /// Observes a string key path such as `"recipient.postalAddress.street"` or
+  /// `"contents.@count"`.
   ///
   /// The semantics are those of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``;
-  /// the values are type-erased (`nil` where a relationship along the path is `nil`).
+  /// the values are type-erased, optionals flattened (`nil` also where a relationship along the
+  /// path is `nil`). A path may end in a collection operator, which notifies as a setting
+  /// whenever the to-many relationship changes.
   ///
   /// - Throws: ``KeyValueError`` naming the problem: a malformed path, an unknown key (with the
-  ///   type, the path so far and a close match), or a key path that continues after a key that
-  ///   is not a to-one relationship.
+  ///   type, the path so far and a close match), a path that continues after an attribute or
+  ///   through a to-many relationship, an index, an unknown or misplaced operator, or a key
+  ///   that never notifies.
   public func observe(
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let steps = try Self.observableKeys.table.resolve(KeyPathString(keyPath))
+    let path = try KeyValuePath(keyPath, in: Self.observableKeys.table)
+    let (steps, hasOperator) = try path.observedSteps()
     return try startPathObservation(
-      steps: steps, options: options, read: { readValue(of: $0, along: steps) },
+      steps: steps, hasOperator: hasOperator, options: options,
+      read: { (try? path.value(of: $0)) ?? nil }, elements: { KeyEntry.box($0) },
       handler: { _, change in changeHandler(change) })
   }
 
   private func startPathObservation<Value>(
-    steps: [KeyStep], options: ObservingOptions, read: @escaping (Self) -> Value,
+    steps: [KeyStep], hasOperator: Bool, options: ObservingOptions,
+    read: @escaping (Self) -> Value, elements: @escaping (Any) -> Value,
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
+    let last = steps.last!.entry
     let observation = TypedPathObservation(
-      root: self, steps: steps, options: options, read: read, handler: handler)
+      root: self, branches: try DependencyExpansion.branches(for: steps),
+      isExactToMany: last.role == .toMany && !hasOperator, isDerived: last.role == .derived,
+      options: options, read: read, elements: elements, handler: handler)
     do {
       try observation.rewire()
     } catch {
@@ -80,8 +92,8 @@ extension KeyValueObservable {
   }
 }
 
-/// Reads the value at the end of `steps` starting from `root`; `nil` if a relationship along
-/// the way is `nil`.
+/// Reads the value at the end of `steps` starting from `root`, flattened; `nil` if a
+/// relationship along the way is `nil`.
 func readValue(of root: AnyObject, along steps: [KeyStep]) -> Any? {
   var object: AnyObject = root
   for step in steps.dropLast() {

@@ -76,12 +76,13 @@ extension ObservationRegistrar {
   ) -> ChangeFrame {
     var frame = ChangeFrame(kind: kind, indexes: indexes, old: old)
     for trigger in triggers where trigger.isActive {
-      if let (observation, _) = trigger.path {
+      if let (observation, _, _) = trigger.path {
         // One notification per observation, however many of its links this change hits.
         if frame.entries.contains(where: { $0.trigger.path?.observation === observation }) {
           continue
         }
-        frame.entries.append((trigger, observation.willChange(kind: kind)))
+        frame.entries.append(
+          (trigger, observation.willChange(kind: kind, indexes: indexes, keyOld: old)))
       } else {
         if trigger.wantsPrior {
           trigger.deliverBoxed(
@@ -97,8 +98,9 @@ extension ObservationRegistrar {
   @usableFromInline
   func didChange(_ object: AnyObject, _ frame: ChangeFrame, new: Any?) {
     for (trigger, pathOld) in frame.entries where trigger.isActive {
-      if let (observation, level) = trigger.path {
-        observation.didChange(level: level, kind: frame.kind, old: pathOld)
+      if let (observation, _, isLeaf) = trigger.path {
+        observation.didChange(
+          isLeaf: isLeaf, kind: frame.kind, indexes: frame.indexes, old: pathOld, keyNew: new)
       } else {
         trigger.deliverBoxed(
           object, kind: frame.kind, old: frame.old, new: new, indexes: frame.indexes,

@@ -43,7 +43,7 @@ public final class ObservationRegistrar: @unchecked Sendable {
       return slots.flatMap(\.triggers)
     }
     for trigger in triggers where trigger.endWithRegistrar() {
-      if let (observation, level) = trigger.path, level == 0 {
+      if let (observation, level, _) = trigger.path, level == 0 {
         observation.invalidate()
       }
     }
@@ -85,7 +85,8 @@ public final class ObservationRegistrar: @unchecked Sendable {
   func addDirect(_ record: Trigger, for keyPath: AnyKeyPath, of object: AnyObject, in table: KeyTable)
     throws(KeyValueError) -> Bool
   {
-    guard let index = table.declaredIndex(of: keyPath) else { return false }
+    guard let index = table.declaredIndex(of: keyPath), table.entries[index].role != .derived
+    else { return false }
     try stamp(object, key: index, entry: table.entries[index], typeName: table.typeName)
     return add(record, key: index)
   }

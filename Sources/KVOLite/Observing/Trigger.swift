@@ -102,8 +102,9 @@ class Trigger: Observation, @unchecked Sendable {
     }
   }
 
-  /// For a link of a path observation: the observation and the link's level; else `nil`.
-  var path: (observation: PathObservation, level: Int)? { nil }
+  /// For a link of a path observation: the observation, the link's level in its branch, and
+  /// whether it is the branch's last key; else `nil`.
+  var path: (observation: PathObservation, level: Int, isLeaf: Bool)? { nil }
 
   /// Delivers a change whose values are boxed as `Any` (the general path). Only direct
   /// records are delivered this way; links go through their observation.

@@ -33,6 +33,7 @@ final class Person: KeyValueObservable, @unchecked Sendable {
     .toOne("friend", \.friend),
     .attribute("plain", \.plain),
     .attribute("shouting", \.shouting, notifiesAutomatically: false),
+    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
   ]
   @Observed var firstName: String
   @Observed var lastName = ""
@@ -47,6 +48,8 @@ final class Person: KeyValueObservable, @unchecked Sendable {
   var plain = 0
   /// Computed and declared as manually notified: allowed.
   var shouting: String { firstName.uppercased() }
+  /// Derived from the first and last names.
+  var fullName: String { "\(firstName) \(lastName)" }
   let onDeinit: (@Sendable () -> Void)?
 
   init(

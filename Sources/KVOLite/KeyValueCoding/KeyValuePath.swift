@@ -1,0 +1,168 @@
+/// A string key path resolved against declared keys for key-value coding: keys, indexes into
+/// to-many relationships (`contents.0.title`) and collection operators (`contents.@count`).
+///
+/// Resolution uses only the type-level declarations, so every naming or syntax error is found
+/// before any value is read or written.
+struct KeyValuePath {
+  enum Component {
+    /// A declared key of the current object.
+    case key(KeyStep)
+    /// An element of the to-many relationship before it.
+    case index(Int)
+    /// A collection operator over the to-many relationship before it, with the key path it
+    /// applies to each element (empty for `@count`).
+    case collect(CollectionOperator, right: [KeyStep])
+  }
+
+  let text: String
+  let components: [Component]
+
+  /// The leading keys, for observing: every key must be a to-one relationship but the last,
+  /// which may be followed by a collection operator (observed as a setting of the result).
+  /// - Throws: ``KeyValueError/malformedKeyPath(path:reason:)`` for an index, which cannot
+  ///   be observed.
+  func observedSteps() throws(KeyValueError) -> (steps: [KeyStep], hasOperator: Bool) {
+    var steps: [KeyStep] = []
+    for component in components {
+      switch component {
+      case .key(let step): steps.append(step)
+      case .collect: return (steps, true)
+      case .index:
+        throw .malformedKeyPath(
+          path: text, reason: "an element of a to-many relationship cannot be observed by index")
+      }
+    }
+    return (steps, false)
+  }
+
+  /// What the path has reached while resolving.
+  private enum Position {
+    case object(KeyTable)
+    case collection(KeyStep, elements: KeyTable?)
+    case element
+    case value(KeyStep)
+  }
+
+  init(_ text: String, in table: KeyTable) throws(KeyValueError) {
+    let parsed = try KeyPathString(text)
+    self.text = text
+    var components: [Component] = []
+    var position = Position.object(table)
+    var names = parsed.components[...]
+    while let name = names.popFirst() {
+      let consumed = parsed.components.count - names.count - 1
+      switch position {
+      case .object(let table):
+        if name.hasPrefix("@") {
+          guard CollectionOperator(rawValue: name) != nil else {
+            throw .unknownOperator(operator: name, path: text)
+          }
+          throw .misplacedOperator(
+            operator: name, path: text, reason: "a collection operator must follow a to-many relationship")
+        }
+        guard let index = table.indexByName[name] else {
+          throw .unknownKey(
+            key: name, type: table.typeName, path: parsed.prefix(consumed),
+            suggestion: table.closestName(to: name))
+        }
+        let step = KeyStep(table: table, index: index)
+        components.append(.key(step))
+        switch step.entry.role {
+        case .toOne: position = .object(step.entry.relatedKeys!())
+        case .toMany: position = .collection(step, elements: step.entry.elementKeys?())
+        case .attribute, .derived: position = .value(step)
+        }
+      case .collection(let key, let elements):
+        if name.hasPrefix("@") {
+          guard let op = CollectionOperator(rawValue: name) else {
+            throw .unknownOperator(operator: name, path: text)
+          }
+          var right: [KeyStep] = []
+          if op.needsRightPath {
+            guard !names.isEmpty else {
+              throw .misplacedOperator(
+                operator: name, path: text, reason: "it needs a key path after it, such as \(name).weight")
+            }
+            guard let elements else {
+              throw .misplacedOperator(
+                operator: name, path: text,
+                reason: "the elements of \"\(key.entry.name)\" have no declared keys")
+            }
+            right = try elements.resolve(KeyPathString(names.joined(separator: ".")))
+          }
+          names = []
+          components.append(.collect(op, right: right))
+        } else if let index = Int(name), name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber) {
+          components.append(.index(index))
+          position = elements.map { .object($0) } ?? .element
+        } else {
+          throw .throughToMany(key: key.entry.name, type: key.table.typeName)
+        }
+      case .element:
+        throw .malformedKeyPath(
+          path: text, reason: "the elements at \"\(parsed.prefix(consumed))\" have no keys")
+      case .value(let step):
+        throw .notARelationship(key: step.entry.name, type: step.table.typeName, role: step.entry.role)
+      }
+    }
+    self.components = components
+  }
+
+  /// The text of the first `count` components, for error messages.
+  private func prefix(_ count: Int) -> String {
+    text.split(separator: ".").prefix(count).joined(separator: ".")
+  }
+
+  /// Reads the value at the end of the path; `nil` where a relationship along it is `nil`.
+  /// - Throws: ``KeyValueError/indexOutOfRange(index:count:path:)``, or an operator's error.
+  func value(of root: AnyObject) throws(KeyValueError) -> Any? {
+    try evaluate(components[...], from: root).map(KeyEntry.box) ?? nil
+  }
+
+  /// The object whose key the last component names, for setting; with that key.
+  func target(in root: AnyObject) throws(KeyValueError) -> (object: AnyObject, key: KeyStep) {
+    guard case .key(let step) = components.last else {
+      throw .malformedKeyPath(path: text, reason: "only a key can be set, not an element or an operator")
+    }
+    let before = components.dropLast()
+    guard let object = try evaluate(before, from: root) else {
+      let nilKey: String
+      if case .key(let nilStep)? = before.last { nilKey = nilStep.entry.name } else { nilKey = prefix(before.count) }
+      throw .nilIntermediate(path: text, key: nilKey)
+    }
+    return (object as AnyObject, step)
+  }
+
+  private func evaluate(_ components: ArraySlice<Component>, from root: AnyObject)
+    throws(KeyValueError) -> Any?
+  {
+    var current: Any = root
+    for (offset, component) in components.enumerated() {
+      switch component {
+      case .key(let step):
+        let object = current as AnyObject
+        if let related = step.entry.related {
+          guard let next = related(object) else { return nil }
+          current = next
+        } else if let elements = step.entry.elements {
+          current = elements(object)
+        } else {
+          current = step.entry.value(object)
+        }
+      case .index(let index):
+        let elements = current as! [Any]
+        guard index < elements.count else {
+          throw .indexOutOfRange(index: index, count: elements.count, path: prefix(offset + 1))
+        }
+        current = elements[index]
+      case .collect(let op, let right):
+        let elements = current as! [Any]
+        let values: [Any?] =
+          right.isEmpty ? elements : elements.map { readValue(of: $0 as AnyObject, along: right) }
+        guard let result = try op.apply(to: values, path: text) else { return nil }
+        current = result
+      }
+    }
+    return current
+  }
+}

@@ -1,0 +1,155 @@
+/// The type-erased form of a key declaration, shared by every table.
+///
+/// A class, so that handing an entry around costs one retain rather than one per field. The
+/// closures are made by the generic factories of ``ObservableKey``, which know the types.
+final class KeyEntry: @unchecked Sendable {
+  // @unchecked: immutable; the closures capture only key paths, metatypes and the
+  // declaration's own validation hook.
+  let name: String
+  let keyPath: AnyKeyPath
+  let role: KeyRole
+  /// The value type (for a to-one, the related type; for a to-many, the array type).
+  let valueType: Any.Type
+  /// The exact type of the property (`Target?` for an optional relationship).
+  let storedType: Any.Type
+  let isOptional: Bool
+  let notifiesAutomatically: Bool
+  /// Reads the value, boxed as it is (an optional stays an optional inside the box).
+  let value: (AnyObject) -> Any
+  /// Writes the key's index into an ``Observed`` storage of the property's type.
+  let stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)?
+  /// For to-one relationships: the related object, or `nil`.
+  var related: ((AnyObject) -> (any KeyValueObservable)?)? = nil
+  /// For to-one relationships: the related type's keys (resolved lazily, so that two types may
+  /// refer to each other).
+  var relatedKeys: (() -> KeyTable)? = nil
+  /// For to-many relationships: the elements.
+  var elements: ((AnyObject) -> [Any])? = nil
+  /// For to-many relationships of observable objects: the elements' keys.
+  var elementKeys: (() -> KeyTable)? = nil
+  /// For derived keys: the key paths (relative to the declaring type) that affect the value.
+  var affectedBy: [String] = []
+  /// Type-checks, validates and stores a value; `nil` if the key cannot be set.
+  var assign: ((AnyObject, Any?, String) throws(KeyValueError) -> Void)? = nil
+  /// Parses, validates and stores text; `nil` if the value type has no text form.
+  var assignText: ((AnyObject, String, String) throws(KeyValueError) -> Void)? = nil
+
+  init(
+    name: String, keyPath: AnyKeyPath, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
+    isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any,
+    stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)? = nil
+  ) {
+    self.name = name
+    self.keyPath = keyPath
+    self.role = role
+    self.valueType = valueType
+    self.storedType = storedType
+    self.isOptional = isOptional
+    self.notifiesAutomatically = notifiesAutomatically
+    self.value = value
+    self.stampKeyIndex = stampKeyIndex
+  }
+
+  /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.
+  func displayValue(of object: AnyObject) -> Any? { KeyEntry.box(value(object)) }
+
+  /// Boxes a value, flattening an optional so that `nil` is `nil` at every depth.
+  static func box(_ value: Any) -> Any? {
+    if let optional = value as? any OptionalProtocol { return optional.flattened }
+    return value
+  }
+
+  /// Makes the `stampKeyIndex` closure for an ``Observed`` storage of `Value`.
+  static func stamper<Value>(_: Value.Type) -> (UnsafeMutableRawPointer, Int32) -> Void {
+    { storage, index in
+      storage.assumingMemoryBound(to: Observed<Value>.self).pointee.keyIndex = index
+    }
+  }
+
+  /// Makes the `assign` closure for a writable key path: casts, validates, then stores through
+  /// the property (so an ``Observed`` property notifies exactly once). Nothing is stored when a
+  /// check fails.
+  static func assigner<Root: AnyObject, Value>(
+    _ keyPath: KeyPath<Root, Value>, validate: ((Value) throws -> Value)?
+  ) -> ((AnyObject, Any?, String) throws(KeyValueError) -> Void)? {
+    guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> else { return nil }
+    return { object, value, path throws(KeyValueError) in
+      let typed = try cast(value, to: Value.self, path: path)
+      unsafeDowncast(object, to: Root.self)[keyPath: writable] = try validated(
+        typed, by: validate, path: path)
+    }
+  }
+
+  /// Makes the `assignText` closure for a writable key path of a text-convertible type.
+  static func textAssigner<Root: AnyObject, Value: KeyValueTextConvertible>(
+    _ keyPath: KeyPath<Root, Value>, validate: ((Value) throws -> Value)?
+  ) -> ((AnyObject, String, String) throws(KeyValueError) -> Void)? {
+    guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> else { return nil }
+    return { object, text, path throws(KeyValueError) in
+      guard let typed = Value(keyValueText: text) else {
+        throw .unparsableText(text: text, path: path, expected: describeExpected(Value.self))
+      }
+      unsafeDowncast(object, to: Root.self)[keyPath: writable] = try validated(
+        typed, by: validate, path: path)
+    }
+  }
+
+  private static func validated<Value>(
+    _ value: Value, by validate: ((Value) throws -> Value)?, path: String
+  ) throws(KeyValueError) -> Value {
+    guard let validate else { return value }
+    do {
+      return try validate(value)
+    } catch let error as KeyValueError {
+      throw error
+    } catch {
+      throw .validationFailed(path: path, reason: String(describing: error))
+    }
+  }
+
+  /// Casts a boxed value to `Value`, with errors that name what was expected.
+  static func cast<Value>(_ value: Any?, to _: Value.Type, path: String) throws(KeyValueError)
+    -> Value
+  {
+    guard let value else {
+      if let optional = Value.self as? any OptionalProtocol.Type {
+        return optional.none as! Value
+      }
+      throw .nilForNonOptional(path: path, expected: typeName(Value.self))
+    }
+    guard let typed = value as? Value else {
+      throw .typeMismatch(path: path, expected: typeName(Value.self), actual: typeName(type(of: value)))
+    }
+    return typed
+  }
+
+  /// "a whole number (Int)", "a number (Double)", "true or false": what text is expected.
+  static func describeExpected(_ type: Any.Type) -> String {
+    let name = typeName(type)
+    let base = name.hasSuffix("?") ? String(name.dropLast()) : name
+    let optional = name.hasSuffix("?") ? " (or nil)" : ""
+    switch base {
+    case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+      return "a whole number (\(base))\(optional)"
+    case "Double", "Float", "Decimal": return "a number (\(base))\(optional)"
+    case "Bool": return "true or false\(optional)"
+    case "String": return "text\(optional)"
+    default: return "a \(base)\(optional)"
+    }
+  }
+}
+
+/// Lets `KeyEntry` see through optionals of any wrapped type.
+protocol OptionalProtocol {
+  var flattened: Any? { get }
+  static var none: Self { get }
+}
+
+extension Optional: OptionalProtocol {
+  var flattened: Any? {
+    switch self {
+    case .none: nil
+    case .some(let wrapped): KeyEntry.box(wrapped)
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/// Turns an observed key path into the chains of keys whose changes change its value.
+///
+/// A path ending in an attribute or relationship is one chain: itself. A path ending in a
+/// derived key is itself (so that manual notifications of the derived key reach it) plus, for
+/// every key path that affects the derived key, the expansion of the prefix followed by that key
+/// path: affecting paths may be chains, may pass through `nil` relationships, and may end in
+/// other derived keys. Cycles end where a derived key would be expanded inside its own
+/// expansion. Identical chains are kept once.
+enum DependencyExpansion {
+  static func branches(for steps: [KeyStep]) throws(KeyValueError) -> [[KeyStep]] {
+    var branches: [[KeyStep]] = []
+    try expand(steps, expanding: [], into: &branches)
+    return branches
+  }
+
+  private static func expand(
+    _ steps: [KeyStep], expanding: [KeyStep], into branches: inout [[KeyStep]]
+  ) throws(KeyValueError) {
+    if !branches.contains(where: { same($0, steps) }) { branches.append(steps) }
+    guard let last = steps.last, last.entry.role == .derived,
+      !expanding.contains(where: { same([$0], [last]) })
+    else { return }
+    for affecting in last.entry.affectedBy {
+      let relative = try KeyValuePath(affecting, in: last.table).observedSteps().steps
+      try expand(steps.dropLast() + relative, expanding: expanding + [last], into: &branches)
+    }
+  }
+
+  private static func same(_ a: [KeyStep], _ b: [KeyStep]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { $0.table === $1.table && $0.index == $1.index }
+  }
+}
