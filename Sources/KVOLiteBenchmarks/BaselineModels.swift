@@ -52,3 +52,18 @@ final class BaselineAddress {
     didSet { for handler in handlers { handler(street) } }
   }
 }
+
+/// The baseline for to-many and dependent keys: closures called in `didSet`, with the whole
+/// array (the floor: no indexes computed) or the recomputed derived value.
+final class BaselineCart {
+  var contentsHandlers: [([Int]) -> Void] = []
+  var fullNameHandlers: [(String) -> Void] = []
+  var contents: [Int] = [] {
+    didSet { for handler in contentsHandlers { handler(contents) } }
+  }
+  var firstName = "" {
+    didSet { for handler in fullNameHandlers { handler(fullName) } }
+  }
+  var lastName = "Smith"
+  var fullName: String { firstName + " " + lastName }
+}

@@ -31,3 +31,18 @@ final class KVOLitePackage: KeyValueObservable, @unchecked Sendable {
   static let observableKeys: ObservableKeys<KVOLitePackage> = [.toOne("recipient", \.recipient)]
   @Observed var recipient = KVOLitePerson()
 }
+
+/// To-many and dependent-key workloads.
+final class KVOLiteCart: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<KVOLiteCart> = [
+    .toMany("contents", \.contents),
+    .attribute("firstName", \.firstName),
+    .attribute("lastName", \.lastName),
+    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
+  ]
+  @Observed var contents: [Int] = []
+  @Observed var firstName = ""
+  @Observed var lastName = "Smith"
+  var fullName: String { firstName + " " + lastName }
+}

@@ -38,3 +38,10 @@ final class Rearming: @unchecked Sendable {
     }
   }
 }
+
+@Observable final class ObservationCart {
+  var contents: [Int] = []
+  var firstName = ""
+  var lastName = "Smith"
+  var fullName: String { firstName + " " + lastName }
+}

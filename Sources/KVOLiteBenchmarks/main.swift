@@ -16,6 +16,8 @@ let workloads: [Workload] = [
   SetWorkloads.observed(100, perCallback: true),
   SetWorkloads.unobserved(siblingObservers: false), SetWorkloads.unobserved(siblingObservers: true),
   RegistrationWorkloads.registerAndCancel, RegistrationWorkloads.chain,
+  ToManyWorkloads.append(countOnly: false), ToManyWorkloads.append(countOnly: true),
+  ToManyWorkloads.derived,
 ]
 
 Report.printHeader(rounds: harness.rounds)

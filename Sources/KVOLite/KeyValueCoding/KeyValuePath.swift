@@ -137,13 +137,20 @@ struct KeyValuePath {
     throws(KeyValueError) -> Any?
   {
     var current: Any = root
-    for (offset, component) in components.enumerated() {
+    var skipCount = false
+    for (offset, component) in zip(components.indices, components) {
       switch component {
       case .key(let step):
         let object = current as AnyObject
         if let related = step.entry.related {
           guard let next = related(object) else { return nil }
           current = next
+        } else if case .collect(.count, _)? = components[safe: offset + 1],
+          let count = step.entry.elementCount
+        {
+          // `@count` needs the count only, not every element boxed.
+          current = count(object)
+          skipCount = true
         } else if let elements = step.entry.elements {
           current = elements(object)
         } else {
@@ -152,10 +159,15 @@ struct KeyValuePath {
       case .index(let index):
         let elements = current as! [Any]
         guard index < elements.count else {
-          throw .indexOutOfRange(index: index, count: elements.count, path: prefix(offset + 1))
+          throw .indexOutOfRange(
+            index: index, count: elements.count, path: prefix(offset - components.startIndex + 1))
         }
         current = elements[index]
       case .collect(let op, let right):
+        if skipCount {
+          skipCount = false
+          continue
+        }
         let elements = current as! [Any]
         let values: [Any?] =
           right.isEmpty ? elements : elements.map { readValue(of: $0 as AnyObject, along: right) }
@@ -164,5 +176,12 @@ struct KeyValuePath {
       }
     }
     return current
+  }
+}
+
+extension ArraySlice {
+  /// The element at `index`, or `nil` outside the slice.
+  fileprivate subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
   }
 }

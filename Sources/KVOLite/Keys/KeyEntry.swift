@@ -25,6 +25,8 @@ final class KeyEntry: @unchecked Sendable {
   var relatedKeys: (() -> KeyTable)? = nil
   /// For to-many relationships: the elements.
   var elements: ((AnyObject) -> [Any])? = nil
+  /// For to-many relationships: the number of elements (`@count` without boxing them all).
+  var elementCount: ((AnyObject) -> Int)? = nil
   /// For to-many relationships of observable objects: the elements' keys.
   var elementKeys: (() -> KeyTable)? = nil
   /// For derived keys: the key paths (relative to the declaring type) that affect the value.

@@ -113,6 +113,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   ) -> ObservableKey {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.assign = KeyEntry.assigner(keyPath, validate: nil)
     return ObservableKey(entry: entry)
   }
@@ -124,6 +125,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   ) -> ObservableKey {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.elementKeys = { Element.observableKeys.table }
     entry.assign = KeyEntry.assigner(keyPath, validate: nil)
     return ObservableKey(entry: entry)

@@ -17,10 +17,12 @@ import Foundation
 /// be used and dropped. Each mutation is atomic and may be made from any thread. A mutation
 /// with an index out of range throws and changes nothing.
 public struct KeyValueArray<Root: KeyValueObservable, Element> {
-  private let object: Root
-  private let index: Int
-  private let name: String
+  // Inlinable throughout, so that clients specialize it for their element type.
+  @usableFromInline let object: Root
+  @usableFromInline let index: Int
+  @usableFromInline let name: String
 
+  @usableFromInline
   init(object: Root, index: Int, name: String) {
     self.object = object
     self.index = index
@@ -28,6 +30,7 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   }
 
   /// The elements now.
+  @inlinable
   public var elements: [Element] {
     (object.observationRegistrar.lock.withLock {
       object.observationRegistrar.storage(of: object, key: index, as: Observed<[Element]>.self)
@@ -36,70 +39,84 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   }
 
   /// The number of elements now.
+  @inlinable
   public var count: Int { elements.count }
 
   /// Appends one element (an insertion at the end).
+  @inlinable
   public func append(_ element: Element) {
     append(contentsOf: [element])
   }
 
   /// Appends elements (one insertion of all of them at the end).
+  @inlinable
   public func append(contentsOf newElements: [Element]) {
     guard !newElements.isEmpty else { return }
     // The end is only known under the lock, so the indexes are computed there. An insertion at
     // the end always fits, so this cannot throw.
-    try? object.observationRegistrar.mutateToMany(object, key: index, path: name) { count in
-      ToManyMutation(
-        kind: .insertion, indexes: IndexSet(count..<count + newElements.count),
+    try? object.observationRegistrar.mutateToMany(object, key: index, path: name) {
+      (elements: [Element]) in
+      let count = elements.count
+      return ToManyMutation(
+        kind: .insertion, indexes: Array(count..<count + newElements.count),
         elements: newElements)
     }
   }
 
   /// Inserts an element at `position`, which may be `count`.
+  @inlinable
   public func insert(_ element: Element, at position: Int) throws(KeyValueError) {
-    try insert([element], at: IndexSet(integer: position))
+    try mutate(.insertion, [position], [element])
   }
 
   /// Inserts elements at `indexes`, positions in the resulting array (as Foundation's
   /// `insertObjects(_:at:)`).
+  @inlinable
   public func insert(_ newElements: [Element], at indexes: IndexSet) throws(KeyValueError) {
-    try mutate(.insertion, indexes, newElements)
+    try mutate(.insertion, Array(indexes), newElements)
   }
 
   /// Removes and returns the element at `position`.
-  @discardableResult
+  @discardableResult @inlinable
   public func remove(at position: Int) throws(KeyValueError) -> Element {
-    let current = elements
-    guard current.indices.contains(position) else {
-      throw .indexOutOfRange(index: position, count: current.count, path: name)
+    var removed: Element?
+    try object.observationRegistrar.mutateToMany(object, key: index, path: name) {
+      (elements: [Element]) in
+      if elements.indices.contains(position) { removed = elements[position] }
+      return ToManyMutation<Element>(kind: .removal, indexes: [position], elements: [])
     }
-    try remove(at: IndexSet(integer: position))
-    return current[position]
+    return removed!
   }
 
   /// Removes the elements at `indexes`.
+  @inlinable
   public func remove(at indexes: IndexSet) throws(KeyValueError) {
-    try mutate(.removal, indexes, [])
+    try mutate(.removal, Array(indexes), [])
   }
 
   /// Removes every element (one removal of all indexes; nothing if it is empty).
+  @inlinable
   public func removeAll() {
-    try? object.observationRegistrar.mutateToMany(object, key: index, path: name) { count in
-      ToManyMutation<Element>(kind: .removal, indexes: IndexSet(0..<count), elements: [])
+    try? object.observationRegistrar.mutateToMany(object, key: index, path: name) {
+      (elements: [Element]) in
+      ToManyMutation<Element>(kind: .removal, indexes: Array(elements.indices), elements: [])
     }
   }
 
   /// Replaces the element at `position`.
+  @inlinable
   public func replace(at position: Int, with element: Element) throws(KeyValueError) {
-    try replace(at: IndexSet(integer: position), with: [element])
+    try mutate(.replacement, [position], [element])
   }
 
   /// Replaces the elements at `indexes`, one new element per index.
+  @inlinable
   public func replace(at indexes: IndexSet, with newElements: [Element]) throws(KeyValueError) {
-    try mutate(.replacement, indexes, newElements)
+    try mutate(.replacement, Array(indexes), newElements)
   }
 
-  private func mutate(_ kind: KeyValueChangeKind, _ indexes: IndexSet, _ newElements: [Element])
+  @inlinable
+  func mutate(_ kind: KeyValueChangeKind, _ indexes: [Int], _ newElements: [Element])
     throws(KeyValueError)
   {
     try object.observationRegistrar.mutateToMany(object, key: index, path: name) { _ in

@@ -1,14 +1,24 @@
 import Foundation
 
 /// How an array changes under a to-many mutation.
+@usableFromInline
 struct ToManyMutation<Element> {
-  let kind: KeyValueChangeKind
-  /// Ascending. For an insertion, positions in the resulting array.
-  let indexes: IndexSet
+  @usableFromInline let kind: KeyValueChangeKind
+  /// Ascending. For an insertion, positions in the resulting array. (An array rather than an
+  /// `IndexSet`, which is only built when someone is notified: it is slow to build on Linux.)
+  @usableFromInline let indexes: [Int]
   /// The inserted or replacing elements, one per index (empty for a removal).
-  let elements: [Element]
+  @usableFromInline let elements: [Element]
+
+  @inlinable
+  init(kind: KeyValueChangeKind, indexes: [Int], elements: [Element]) {
+    self.kind = kind
+    self.indexes = indexes
+    self.elements = elements
+  }
 
   /// Throws unless the mutation fits an array of `count` elements.
+  @inlinable
   func validate(count: Int, path: String) throws(KeyValueError) {
     if kind != .removal, elements.count != indexes.count {
       throw .countMismatch(path: path, indexes: indexes.count, elements: elements.count)
@@ -25,14 +35,19 @@ struct ToManyMutation<Element> {
     }
   }
 
+  @inlinable
   func apply(to array: inout [Element]) {
     switch kind {
     case .insertion:
-      for (index, element) in zip(indexes, elements) { array.insert(element, at: index) }
+      if indexes.first == array.count, indexes.count == 1 || indexes.last == array.count + indexes.count - 1 {
+        array.append(contentsOf: elements)  // The common case: an append.
+      } else {
+        for position in indexes.indices { array.insert(elements[position], at: indexes[position]) }
+      }
     case .removal:
       for index in indexes.reversed() { array.remove(at: index) }
     case .replacement:
-      for (index, element) in zip(indexes, elements) { array[index] = element }
+      for position in indexes.indices { array[indexes[position]] = elements[position] }
     case .setting:
       break
     }
@@ -45,18 +60,21 @@ extension ObservationRegistrar {
   /// the removed or replaced elements; new: the inserted or replacing ones), everyone else a
   /// setting. The mutation is checked and applied under the lock, so it is atomic.
   ///
-  /// - Parameter makeMutation: Builds the mutation from the array's current count (which only
-  ///   the lock makes stable: an append computes its indexes from it).
+  /// - Parameter makeMutation: Builds the mutation from the array as it is (which only the lock
+  ///   makes stable: an append computes its indexes from it). It must not keep the array.
+  @inlinable
   func mutateToMany<Element>(
     _ object: AnyObject, key index: Int, path: String,
-    _ makeMutation: (_ count: Int) -> ToManyMutation<Element>
+    _ makeMutation: (_ elements: [Element]) -> ToManyMutation<Element>
   ) throws(KeyValueError) {
     lock.lock()
+    // No copy of the array is kept across the mutation: it would make the mutation copy the
+    // whole array.
     let storage = self.storage(of: object, key: index, as: Observed<[Element]>.self)
-    let current = storage.pointee.value
-    let mutation = makeMutation(current.count)
+    let count = storage.pointee.value.count
+    let mutation = makeMutation(storage.pointee.value)
     do {
-      try mutation.validate(count: current.count, path: path)
+      try mutation.validate(count: count, path: path)
     } catch {
       lock.unlock()
       throw error
@@ -72,10 +90,11 @@ extension ObservationRegistrar {
     }
     let triggers = slots[index].triggers
     let removed: [Element]? =
-      mutation.kind == .insertion ? nil : mutation.indexes.map { current[$0] }
+      mutation.kind == .insertion ? nil : mutation.indexes.map { storage.pointee.value[$0] }
     lock.unlock()
     let frame = willChange(
-      object, triggers: triggers, kind: mutation.kind, indexes: mutation.indexes, old: removed)
+      object, triggers: triggers, kind: mutation.kind, indexes: IndexSet(mutation.indexes),
+      old: removed)
     lock.lock()
     // Another thread may have changed the array meanwhile: apply only what still fits.
     let fits = (try? mutation.validate(count: storage.pointee.value.count, path: path)) != nil
