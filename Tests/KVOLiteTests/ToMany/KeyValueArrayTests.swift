@@ -123,6 +123,7 @@ struct KeyValueArrayTests {
     }
     #expect(order.items.map(\.title) == ["Book"])
     #expect(counter.count == 0)
+    _ = token
   }
 
   @Test("to-many relationships of values work the same way")
