@@ -1,0 +1,36 @@
+/// A type-erased publisher, to hide the operator types of a chain from an API.
+public struct AnyPublisher<Output, Failure: Error>: Publisher {
+  private let box: AnyPublisherBox<Output, Failure>
+
+  /// Wraps `publisher`.
+  public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+    if let erased = publisher as? AnyPublisher<Output, Failure> {
+      box = erased.box
+    } else {
+      box = PublisherBox(publisher)
+    }
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    box.receive(subscriber: subscriber)
+  }
+}
+
+extension Publisher {
+  /// Wraps this publisher in an ``AnyPublisher``.
+  public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
+    AnyPublisher(self)
+  }
+}
+
+private class AnyPublisherBox<Output, Failure: Error>: @unchecked Sendable {
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {}
+}
+
+private final class PublisherBox<P: Publisher>: AnyPublisherBox<P.Output, P.Failure>, @unchecked Sendable {
+  let publisher: P
+  init(_ publisher: P) { self.publisher = publisher }
+  override func receive<S: Subscriber>(subscriber: S) where S.Input == P.Output, S.Failure == P.Failure {
+    publisher.receive(subscriber: subscriber)
+  }
+}

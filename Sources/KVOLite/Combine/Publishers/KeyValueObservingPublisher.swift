@@ -1,0 +1,130 @@
+/// A publisher of the values of an observable object's key path: what `publisher(for:)`
+/// returns, as Foundation's `NSObject.KeyValueObservingPublisher`.
+///
+/// Each subscription registers its own observation. Every notification publishes the value
+/// read at that moment (`.prior` notifications therefore publish the value from before the
+/// change). With `.initial`, the current value is held until the subscriber first asks for a
+/// value; other values that arrive without demand are dropped. Unlike Apple's, a request for
+/// `.max(n)` delivers `n` values.
+///
+/// The publisher holds its object strongly; its subscriptions do not. Cancelling a subscription
+/// ends its observation.
+public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
+  public typealias Output = Value
+  public typealias Failure = Never
+
+  /// The observed object.
+  public let object: Subject
+  /// The options each subscription observes with.
+  public let options: ObservingOptions
+  private let observe: (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
+
+  init(
+    object: Subject, options: ObservingOptions,
+    observe: @escaping (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
+  ) {
+    self.object = object
+    self.options = options
+    self.observe = observe
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+    let subscription = KeyValueObservingSubscription(downstream: subscriber)
+    subscription.token = observe(object, options) { [weak subscription] in subscription?.changed($0) }
+    subscriber.receive(subscription: subscription)
+  }
+}
+
+private final class KeyValueObservingSubscription<Downstream: Subscriber>: Subscription,
+  @unchecked Sendable
+where Downstream.Failure == Never {
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Value = Downstream.Input
+
+  private let lock = Lock()
+  private var downstream: Downstream?
+  private var demand = Subscribers.Demand.none
+  private var hasRequested = false
+  private var hasSeenValue = false
+  /// The first value (the `.initial` one), until the first request.
+  private var pending: Value?
+  /// The observation; set once, right after creation.
+  var token: ObservationToken?
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  func changed(_ value: Value) {
+    lock.lock()
+    guard let downstream else { return lock.unlock() }
+    defer { hasSeenValue = true }
+    guard demand > 0 else {
+      if !hasRequested, !hasSeenValue { pending = value }
+      return lock.unlock()
+    }
+    demand -= 1
+    lock.unlock()
+    let more = downstream.receive(value)
+    lock.withLock { demand += more }
+  }
+
+  func request(_ newDemand: Subscribers.Demand) {
+    lock.lock()
+    guard let downstream else { return lock.unlock() }
+    hasRequested = true
+    demand += newDemand
+    guard let value = pending, demand > 0 else { return lock.unlock() }
+    pending = nil
+    demand -= 1
+    lock.unlock()
+    let more = downstream.receive(value)
+    lock.withLock { demand += more }
+  }
+
+  func cancel() {
+    let (token, taken) = lock.withLock {
+      defer {
+        downstream = nil
+        pending = nil
+      }
+      return (self.token, downstream)
+    }
+    token?.invalidate()
+    _ = taken
+  }
+}
+
+extension KeyValueObservable {
+  /// A publisher of the values of a typed key path (one declared key or a chain), as
+  /// Foundation's `publisher(for:options:)`.
+  ///
+  ///     try person.publisher(for: \.firstName).sink { print($0) }  // the current name, then each new one
+  ///
+  /// - Parameter options: What to observe with; by default `[.initial, .new]`. `.old` and
+  ///   `.new` make no difference to the values published; `.prior` adds the value from before
+  ///   each change.
+  /// - Throws: Whatever ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` would
+  ///   throw for this key path: the path is checked here, once.
+  public func publisher<Value>(
+    for keyPath: KeyPath<Self, Value>, options: ObservingOptions = [.initial, .new]
+  ) throws(KeyValueError) -> KeyValueObservingPublisher<Self, Value> {
+    try observe(keyPath) { _, _ in }.invalidate()
+    return KeyValueObservingPublisher(object: self, options: options) { object, options, send in
+      try? object.observe(keyPath, options: options) { object, _ in send(object[keyPath: keyPath]) }
+    }
+  }
+
+  /// A publisher of the values of a string key path; see ``publisher(for:options:)-(KeyPath<Self,Value>,_)``.
+  public func publisher(for keyPath: String, options: ObservingOptions = [.initial, .new])
+    throws(KeyValueError) -> KeyValueObservingPublisher<Self, Any?>
+  {
+    try observe(keyPath) { _ in }.invalidate()
+    return KeyValueObservingPublisher(object: self, options: options) { object, options, send in
+      try? object.observe(keyPath, options: options) { [weak object] _ in
+        guard let object else { return }
+        send((try? object.value(forKeyPath: keyPath)) ?? nil)
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+extension Publishers {
+  /// A publisher that calls closures when publishing events happen, for side effects such as
+  /// logging.
+  public struct HandleEvents<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    public let upstream: Upstream
+    public var receiveSubscription: ((any Subscription) -> Void)?
+    public var receiveOutput: ((Output) -> Void)?
+    public var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    public var receiveCancel: (() -> Void)?
+    public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+    public init(
+      upstream: Upstream, receiveSubscription: ((any Subscription) -> Void)? = nil,
+      receiveOutput: ((Output) -> Void)? = nil,
+      receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+      receiveCancel: (() -> Void)? = nil, receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+    ) {
+      self.upstream = upstream
+      self.receiveSubscription = receiveSubscription
+      self.receiveOutput = receiveOutput
+      self.receiveCompletion = receiveCompletion
+      self.receiveCancel = receiveCancel
+      self.receiveRequest = receiveRequest
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(HandleEventsInner(downstream: subscriber, events: self))
+    }
+  }
+}
+
+/// The subscription of `handleEvents`: calls each hook, then passes the event on.
+private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription, @unchecked Sendable
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Input = Upstream.Output
+  typealias Failure = Upstream.Failure
+
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  private let downstream: Downstream
+  private let events: Publishers.HandleEvents<Upstream>
+
+  init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
+    self.downstream = downstream
+    self.events = events
+  }
+
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock {
+      guard case .awaitingSubscription = status else { return false }
+      status = .subscribed(subscription)
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    events.receiveSubscription?(subscription)
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ status.subscription != nil }) else { return .none }
+    events.receiveOutput?(input)
+    let demand = downstream.receive(input)
+    if demand > 0 { events.receiveRequest?(demand) }
+    return demand
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let wasSubscribed = lock.withLock {
+      defer { status = .terminal }
+      return status.subscription != nil
+    }
+    guard wasSubscribed else { return }
+    events.receiveCompletion?(completion)
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    events.receiveRequest?(demand)
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    let subscription = lock.withLock {
+      defer { status = .terminal }
+      return status.subscription
+    }
+    guard let subscription else { return }
+    events.receiveCancel?()
+    subscription.cancel()
+  }
+}
+
+extension Publisher {
+  /// Calls the given closures when events happen: subscription, value, completion,
+  /// cancellation, demand request.
+  public func handleEvents(
+    receiveSubscription: ((any Subscription) -> Void)? = nil,
+    receiveOutput: ((Output) -> Void)? = nil,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+    receiveCancel: (() -> Void)? = nil, receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+  ) -> Publishers.HandleEvents<Self> {
+    Publishers.HandleEvents(
+      upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+      receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
+      receiveRequest: receiveRequest)
+  }
+}

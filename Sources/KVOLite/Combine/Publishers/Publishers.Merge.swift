@@ -1,0 +1,187 @@
+extension Publishers {
+  /// A publisher that interleaves the values of several publishers of the same type.
+  ///
+  /// With unlimited demand, every upstream is asked for unlimited values. With limited demand,
+  /// each upstream always has one value requested, or one value waiting for demand (a buffer of
+  /// one per upstream, as Combine's).
+  /// It finishes when every upstream has finished and fails (cancelling the others) when one
+  /// fails.
+  public struct MergeMany<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    public let publishers: [Upstream]
+
+    public init(_ publishers: [Upstream]) {
+      self.publishers = publishers
+    }
+
+    public init(_ publishers: Upstream...) {
+      self.publishers = publishers
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = MergeInner(downstream: subscriber, count: publishers.count)
+      subscriber.receive(subscription: inner)
+      for (index, publisher) in publishers.enumerated() { publisher.subscribe(inner.side(index)) }
+    }
+  }
+
+  /// A publisher that interleaves the values of two publishers; see ``MergeMany``.
+  public struct Merge<A: Publisher, B: Publisher>: Publisher
+  where A.Output == B.Output, A.Failure == B.Failure {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    public let a: A
+    public let b: B
+
+    public init(_ a: A, _ b: B) {
+      self.a = a
+      self.b = b
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = MergeInner(downstream: subscriber, count: 2)
+      subscriber.receive(subscription: inner)
+      a.subscribe(inner.side(0))
+      b.subscribe(inner.side(1))
+    }
+  }
+}
+
+extension Publisher {
+  /// Interleaves the values of this publisher and `other`.
+  ///
+  ///     first.merge(with: second).sink { print($0) }
+  ///     first.send(1); second.send(2); first.send(3)
+  ///     // Prints: "1 2 3"
+  public func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
+  where P.Output == Output, P.Failure == Failure {
+    Publishers.Merge(self, other)
+  }
+}
+
+private final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let lock = Lock()
+  private let downstream: Downstream
+  private var upstreams: [(any Subscription)?]
+  private var buffers: [Input?]
+  private var finishedCount = 0
+  private var demand = Subscribers.Demand.none
+  private var isTerminated = false
+
+  init(downstream: Downstream, count: Int) {
+    self.downstream = downstream
+    upstreams = Array(repeating: nil, count: count)
+    buffers = Array(repeating: nil, count: count)
+  }
+
+  func side(_ index: Int) -> Side { Side(index: index, inner: self) }
+
+  struct Side: Subscriber {
+    let index: Int
+    let inner: MergeInner
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { inner.receive(subscription: subscription, index) }
+    func receive(_ input: Input) -> Subscribers.Demand { inner.receive(input, index) }
+    func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, index) }
+  }
+
+  private func receive(subscription: any Subscription, _ index: Int) {
+    let (accepted, demand) = lock.withLock { () -> (Bool, Subscribers.Demand) in
+      guard !isTerminated, upstreams[index] == nil else { return (false, .none) }
+      upstreams[index] = subscription
+      return (true, self.demand)
+    }
+    guard accepted else { return subscription.cancel() }
+    subscription.request(demand == .unlimited ? .unlimited : .max(1))
+  }
+
+  private func receive(_ input: Input, _ index: Int) -> Subscribers.Demand {
+    lock.lock()
+    guard !isTerminated else {
+      lock.unlock()
+      return .none
+    }
+    if demand == .unlimited {
+      lock.unlock()
+      _ = downstream.receive(input)
+      return .none
+    }
+    guard demand > 0 else {
+      buffers[index] = input
+      lock.unlock()
+      return .none
+    }
+    demand -= 1
+    lock.unlock()
+    let more = downstream.receive(input)
+    lock.withLock { demand += more }
+    return .max(1)
+  }
+
+  private func receive(completion: Subscribers.Completion<Failure>, _ index: Int) {
+    let (send, others) = lock.withLock { () -> (Bool, [any Subscription]) in
+      guard !isTerminated else { return (false, []) }
+      switch completion {
+      case .finished:
+        finishedCount += 1
+        upstreams[index] = nil
+        guard finishedCount == upstreams.count, buffers.allSatisfy({ $0 == nil }) else {
+          return (false, [])
+        }
+        isTerminated = true
+        return (true, [])
+      case .failure:
+        isTerminated = true
+        defer { upstreams = upstreams.map { _ in nil } }
+        return (true, upstreams.enumerated().compactMap { $0.offset == index ? nil : $0.element })
+      }
+    }
+    for other in others { other.cancel() }
+    if send { downstream.receive(completion: completion) }
+  }
+
+  func request(_ newDemand: Subscribers.Demand) {
+    var freed: [any Subscription] = []
+    lock.lock()
+    guard !isTerminated else { return lock.unlock() }
+    demand += newDemand
+    // Deliver the waiting values first; each frees its upstream to send one more.
+    while demand > 0, let index = buffers.firstIndex(where: { $0 != nil }) {
+      let value = buffers[index]!
+      buffers[index] = nil
+      if demand != .unlimited { demand -= 1 }
+      if let upstream = upstreams[index] { freed.append(upstream) }
+      lock.unlock()
+      let more = downstream.receive(value)
+      lock.lock()
+      demand += more
+    }
+    let upstreams = self.upstreams.compactMap { $0 }
+    let finishNow = finishedCount == self.upstreams.count && buffers.allSatisfy { $0 == nil }
+    if finishNow { isTerminated = true }
+    lock.unlock()
+    if newDemand == .unlimited {
+      for upstream in upstreams { upstream.request(.unlimited) }
+    } else {
+      for upstream in freed { upstream.request(.max(1)) }
+    }
+    if finishNow { downstream.receive(completion: .finished) }
+  }
+
+  func cancel() {
+    let upstreams = lock.withLock {
+      isTerminated = true
+      defer { self.upstreams = self.upstreams.map { _ in nil } }
+      return self.upstreams
+    }
+    for upstream in upstreams { upstream?.cancel() }
+  }
+}
