@@ -21,9 +21,11 @@ final class KVOLiteAddress: KeyValueObservable, @unchecked Sendable {
 final class KVOLitePerson: KeyValueObservable, @unchecked Sendable {
   let observationRegistrar = ObservationRegistrar()
   static let observableKeys: ObservableKeys<KVOLitePerson> = [
-    .toOne("postalAddress", \.postalAddress)
+    .toOne("postalAddress", \.postalAddress),
+    .attribute("firstName", \.firstName),
   ]
   @Observed var postalAddress = KVOLiteAddress()
+  @Observed var firstName = ""
 }
 
 final class KVOLitePackage: KeyValueObservable, @unchecked Sendable {

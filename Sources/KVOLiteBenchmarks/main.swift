@@ -17,7 +17,7 @@ let workloads: [Workload] = [
   SetWorkloads.unobserved(siblingObservers: false), SetWorkloads.unobserved(siblingObservers: true),
   RegistrationWorkloads.registerAndCancel, RegistrationWorkloads.chain,
   ToManyWorkloads.append(countOnly: false), ToManyWorkloads.append(countOnly: true),
-  ToManyWorkloads.derived,
+  ToManyWorkloads.derived, MirrorWorkload.roundTrip,
 ]
 
 Report.printHeader(rounds: harness.rounds)

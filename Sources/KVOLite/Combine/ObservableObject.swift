@@ -57,11 +57,12 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   public typealias Output = Void
   public typealias Failure = Never
 
-  private let subject = PassthroughSubject<Void, Never>()
+  @usableFromInline let subject = PassthroughSubject<Void, Never>()
 
   public init() {}
 
   /// Sends the "will change" event.
+  @inlinable
   public func send() {
     subject.send(())
   }

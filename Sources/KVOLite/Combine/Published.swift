@@ -13,7 +13,7 @@
 /// Thread-safety: sets from several threads are safe but may reach subscribers in either order.
 @propertyWrapper
 public struct Published<Value> {
-  let box: PublishedBox<Value>
+  @usableFromInline let box: PublishedBox<Value>
 
   /// Creates the property with its initial value.
   public init(wrappedValue: Value) {
@@ -40,6 +40,7 @@ public struct Published<Value> {
   }
 
   /// The accessor the compiler calls for `object.property`.
+  @inlinable
   public static subscript<EnclosingSelf: AnyObject>(
     _enclosingInstance object: EnclosingSelf,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -54,8 +55,9 @@ public struct Published<Value> {
     public typealias Output = Value
     public typealias Failure = Never
 
-    let box: PublishedBox<Value>
+    @usableFromInline let box: PublishedBox<Value>
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
       box.core.subscribe(subscriber)
     }
@@ -64,18 +66,19 @@ public struct Published<Value> {
 
 /// The storage of a ``Published`` property: its value, its subscribers, the owner's
 /// `objectWillChange` once it has been asked for, and what `assign(to: &$property)` attached.
+@usableFromInline
 final class PublishedBox<Value>: @unchecked Sendable {
   // @unchecked: `core` is thread-safe; the other mutable state is behind `lock`.
-  let core: SubjectCore<Value, Never>
-  private let lock = Lock()
-  private var willChange: ObservableObjectPublisher?
+  @usableFromInline let core: SubjectCore<Value, Never>
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
   private var assigned: [AnyCancellable] = []
 
   init(_ value: Value) {
     core = SubjectCore(current: value)
   }
 
-  var value: Value { core.value! }
+  @inlinable var value: Value { core.value! }
 
   /// The owner's `objectWillChange`, installed by ``ObservableObject``'s synthesized getter.
   var objectWillChange: ObservableObjectPublisher? {
@@ -84,12 +87,14 @@ final class PublishedBox<Value>: @unchecked Sendable {
   }
 
   /// A set: `objectWillChange`, then the value to subscribers, then the value stored.
+  @inlinable
   func publish(_ newValue: Value) {
-    objectWillChange?.send()
+    lock.withLock { willChange }?.send()
     core.send(newValue, storeFirst: false)
   }
 
   /// Keeps a subscription that assigns into this property for as long as the property lives.
+  @usableFromInline
   func attach(_ cancellable: AnyCancellable) {
     lock.withLock { assigned.append(cancellable) }
   }
@@ -102,6 +107,7 @@ extension Publisher where Failure == Never {
   ///
   /// No cancellable is returned: the subscription belongs to the property, and it refers to the
   /// property weakly, so it never keeps the property's owner alive.
+  @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
     let box = published.box
     let subscriber = Subscribers.Sink<Output, Never>(

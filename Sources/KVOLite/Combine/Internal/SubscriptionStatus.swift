@@ -1,9 +1,19 @@
 /// Where an operator's subscription to its upstream stands.
+@usableFromInline
 enum SubscriptionStatus {
   case awaitingSubscription
   case subscribed(any Subscription)
   case terminal
 
+  /// Whether there is a subscription, without copying it out (a copy of an existential costs a
+  /// retain and a release on every value).
+  @inlinable
+  var isSubscribed: Bool {
+    if case .subscribed = self { return true }
+    return false
+  }
+
+  @inlinable
   var subscription: (any Subscription)? {
     if case .subscribed(let subscription) = self { return subscription }
     return nil

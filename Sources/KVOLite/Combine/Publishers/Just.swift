@@ -69,7 +69,9 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
 }
 
 /// A subscription that has nothing to deliver.
+@usableFromInline
 final class EmptySubscription: Subscription, Sendable {
-  func request(_ demand: Subscribers.Demand) {}
-  func cancel() {}
+  @inlinable init() {}
+  @inlinable func request(_ demand: Subscribers.Demand) {}
+  @inlinable func cancel() {}
 }

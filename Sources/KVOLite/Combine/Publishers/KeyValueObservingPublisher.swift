@@ -17,8 +17,9 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
   public let object: Subject
   /// The options each subscription observes with.
   public let options: ObservingOptions
-  private let observe: (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
+  @usableFromInline let observe: (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
 
+  @usableFromInline
   init(
     object: Subject, options: ObservingOptions,
     observe: @escaping (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
@@ -28,6 +29,7 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
     self.observe = observe
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
     let subscription = KeyValueObservingSubscription(downstream: subscriber)
     subscription.token = observe(object, options) { [weak subscription] in subscription?.changed($0) }
@@ -35,27 +37,28 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
   }
 }
 
-private final class KeyValueObservingSubscription<Downstream: Subscriber>: Subscription,
+@usableFromInline
+final class KeyValueObservingSubscription<Downstream: Subscriber>: Subscription,
   @unchecked Sendable
 where Downstream.Failure == Never {
   // @unchecked: the mutable state is behind `lock`.
-  typealias Value = Downstream.Input
+  @usableFromInline typealias Value = Downstream.Input
 
-  private let lock = Lock()
-  private var downstream: Downstream?
-  private var demand = Subscribers.Demand.none
-  private var hasRequested = false
-  private var hasSeenValue = false
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+  @exclusivity(unchecked) @usableFromInline var hasRequested = false
+  @exclusivity(unchecked) @usableFromInline var hasSeenValue = false
   /// The first value (the `.initial` one), until the first request.
-  private var pending: Value?
+  @exclusivity(unchecked) @usableFromInline var pending: Value?
   /// The observation; set once, right after creation.
-  var token: ObservationToken?
+  @exclusivity(unchecked) @usableFromInline var token: ObservationToken?
 
-  init(downstream: Downstream) {
+  @inlinable init(downstream: Downstream) {
     self.downstream = downstream
   }
 
-  func changed(_ value: Value) {
+  @inlinable func changed(_ value: Value) {
     lock.lock()
     guard let downstream else { return lock.unlock() }
     defer { hasSeenValue = true }
@@ -69,7 +72,7 @@ where Downstream.Failure == Never {
     lock.withLock { demand += more }
   }
 
-  func request(_ newDemand: Subscribers.Demand) {
+  @inlinable func request(_ newDemand: Subscribers.Demand) {
     lock.lock()
     guard let downstream else { return lock.unlock() }
     hasRequested = true
@@ -82,7 +85,7 @@ where Downstream.Failure == Never {
     lock.withLock { demand += more }
   }
 
-  func cancel() {
+  @inlinable func cancel() {
     let (token, taken) = lock.withLock {
       defer {
         downstream = nil
@@ -106,12 +109,21 @@ extension KeyValueObservable {
   ///   each change.
   /// - Throws: Whatever ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` would
   ///   throw for this key path: the path is checked here, once.
+  @inlinable
   public func publisher<Value>(
     for keyPath: KeyPath<Self, Value>, options: ObservingOptions = [.initial, .new]
   ) throws(KeyValueError) -> KeyValueObservingPublisher<Self, Value> {
     try observe(keyPath) { _, _ in }.invalidate()
     return KeyValueObservingPublisher(object: self, options: options) { object, options, send in
-      try? object.observe(keyPath, options: options) { object, _ in send(object[keyPath: keyPath]) }
+      // A post-change notification carries the value read at did-time, which is what reading
+      // the key path would give; only prior notifications need the read.
+      try? object.observe(keyPath, options: options.union(.new)) { object, change in
+        if !change.isPrior, let value = change.newValue, change.kind == .setting {
+          send(value)
+        } else {
+          send(object[keyPath: keyPath])
+        }
+      }
     }
   }
 

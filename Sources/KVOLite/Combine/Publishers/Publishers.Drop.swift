@@ -15,6 +15,7 @@ extension Publishers {
       self.count = count
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(DropInner(downstream: subscriber, count: count))
     }
@@ -23,23 +24,24 @@ extension Publishers {
 
 /// The subscription of `dropFirst`: the first downstream request asks upstream for the dropped
 /// values too (as Combine does), so that downstream's demand is met after them.
-private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+@usableFromInline
+final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Input = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
 
-  private let lock = Lock()
-  private var status = SubscriptionStatus.awaitingSubscription
-  private let downstream: Downstream
-  private var remaining: Int
-  private var hasRequested = false
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
+  @usableFromInline let downstream: Downstream
+  @exclusivity(unchecked) @usableFromInline var remaining: Int
+  @exclusivity(unchecked) @usableFromInline var hasRequested = false
 
-  init(downstream: Downstream, count: Int) {
+  @inlinable init(downstream: Downstream, count: Int) {
     self.downstream = downstream
     remaining = count
   }
 
-  func receive(subscription: any Subscription) {
+  @inlinable func receive(subscription: any Subscription) {
     let accepted = lock.withLock {
       guard case .awaitingSubscription = status else { return false }
       status = .subscribed(subscription)
@@ -49,9 +51,9 @@ private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription,
     downstream.receive(subscription: self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     let drop = lock.withLock { () -> Bool? in
-      guard status.subscription != nil else { return nil }
+      guard status.isSubscribed else { return nil }
       guard remaining > 0 else { return false }
       remaining -= 1
       return true
@@ -62,15 +64,15 @@ private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription,
     }
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable func receive(completion: Subscribers.Completion<Failure>) {
     let wasSubscribed = lock.withLock {
       defer { status = .terminal }
-      return status.subscription != nil
+      return status.isSubscribed
     }
     if wasSubscribed { downstream.receive(completion: completion) }
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable func request(_ demand: Subscribers.Demand) {
     let (subscription, upstreamDemand) = lock.withLock { () -> ((any Subscription)?, Subscribers.Demand) in
       guard let subscription = status.subscription else { return (nil, .none) }
       defer { hasRequested = true }
@@ -79,7 +81,7 @@ private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription,
     subscription?.request(upstreamDemand)
   }
 
-  func cancel() {
+  @inlinable func cancel() {
     let subscription = lock.withLock {
       defer { status = .terminal }
       return status.subscription

@@ -14,6 +14,7 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let isIncluded = self.isIncluded
       upstream.subscribe(
@@ -35,6 +36,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(TransformingInner<S, Upstream.Output>(downstream: subscriber, transform: transform))
     }

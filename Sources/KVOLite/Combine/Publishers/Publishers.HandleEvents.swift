@@ -62,7 +62,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ status.subscription != nil }) else { return .none }
+    guard lock.withLock({ status.isSubscribed }) else { return .none }
     events.receiveOutput?(input)
     let demand = downstream.receive(input)
     if demand > 0 { events.receiveRequest?(demand) }
@@ -72,7 +72,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(completion: Subscribers.Completion<Failure>) {
     let wasSubscribed = lock.withLock {
       defer { status = .terminal }
-      return status.subscription != nil
+      return status.isSubscribed
     }
     guard wasSubscribed else { return }
     events.receiveCompletion?(completion)

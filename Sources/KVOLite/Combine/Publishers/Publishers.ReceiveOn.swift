@@ -70,7 +70,7 @@ private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscrip
     schedule {
       let wasSubscribed = self.lock.withLock {
         defer { self.status = .terminal }
-        return self.status.subscription != nil
+        return self.status.isSubscribed
       }
       if wasSubscribed { self.downstream.receive(completion: completion) }
     }

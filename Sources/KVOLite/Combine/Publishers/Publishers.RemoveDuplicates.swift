@@ -14,6 +14,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       // Values arrive one at a time (the Publisher contract), so the memory of the previous one
       // needs no lock of its own.
@@ -30,8 +31,10 @@ extension Publishers {
 }
 
 /// The last value a `removeDuplicates` subscription let through.
-private final class Previous<Value>: @unchecked Sendable {
-  var value: Value?
+@usableFromInline
+final class Previous<Value>: @unchecked Sendable {
+  @usableFromInline var value: Value?
+  @usableFromInline init() {}
 }
 
 extension Publisher where Output: Equatable {

@@ -7,15 +7,15 @@
 ///     subject.send("a")
 ///     // Prints: "a"
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let core = SubjectCore<Output, Failure>(current: nil)
+  @usableFromInline let core = SubjectCore<Output, Failure>(current: nil)
 
   public init() {}
 
-  public func send(_ value: Output) { core.send(value) }
+  @inlinable public func send(_ value: Output) { core.send(value) }
   public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
   public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
-  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+  @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     core.subscribe(subscriber)
   }
 }
@@ -25,7 +25,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 /// A new subscriber receives the current value on its first request. A subscriber without
 /// demand when values are sent receives the latest one when it next asks. Thread-safe.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let core: SubjectCore<Output, Failure>
+  @usableFromInline let core: SubjectCore<Output, Failure>
 
   /// Creates the subject with its initial value.
   public init(_ value: Output) {
@@ -33,16 +33,16 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   }
 
   /// The current value; setting it sends it.
-  public var value: Output {
+  @inlinable public var value: Output {
     get { core.value! }
     set { send(newValue) }
   }
 
-  public func send(_ value: Output) { core.send(value) }
+  @inlinable public func send(_ value: Output) { core.send(value) }
   public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
   public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
-  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+  @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     core.subscribe(subscriber)
   }
 }

@@ -18,22 +18,23 @@ extension Subject where Output == Void {
 ///
 /// Thread-safe. Values are delivered outside the lock; concurrent sends to one subject may reach
 /// a subscriber in either order, so senders that care serialize their sends.
+@usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
-  let lock = Lock()
-  private var conduits: [Conduit<Output, Failure>] = []
-  private var completion: Subscribers.Completion<Failure>?
-  private var upstreams: [any Subscription] = []
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var conduits: [Conduit<Output, Failure>] = []
+  @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked) @usableFromInline var upstreams: [any Subscription] = []
   /// The current value, for subjects that have one.
-  private var current: Output?
+  @exclusivity(unchecked) @usableFromInline var current: Output?
 
-  init(current: Output?) {
+  @inlinable init(current: Output?) {
     self.current = current
   }
 
-  var value: Output? { lock.withLock { current } }
+  @inlinable var value: Output? { lock.withLock { current } }
 
-  func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+  @inlinable func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
     let conduit = TypedConduit(core: self, downstream: subscriber, hasPending: current != nil)
     let finished = lock.withLock { () -> Subscribers.Completion<Failure>? in
       if let completion { return completion }
@@ -50,7 +51,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   /// Sends `value`. `storeFirst` is the current-value subjects' order (store, then send);
   /// ``Published`` sends first and stores after, so that subscribers see it "in willSet".
-  func send(_ value: Output, storeFirst: Bool = true) {
+  @inlinable func send(_ value: Output, storeFirst: Bool = true) {
     let targets = lock.withLock { () -> [Conduit<Output, Failure>] in
       guard completion == nil else { return [] }
       if storeFirst, current != nil { current = value }
@@ -60,7 +61,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     if !storeFirst { lock.withLock { current = value } }
   }
 
-  func send(completion newCompletion: Subscribers.Completion<Failure>) {
+  @inlinable func send(completion newCompletion: Subscribers.Completion<Failure>) {
     let (targets, upstreams) = lock.withLock {
       () -> ([Conduit<Output, Failure>], [any Subscription]) in
       guard completion == nil else { return ([], []) }
@@ -75,12 +76,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     for conduit in targets { conduit.finish(newCompletion) }
   }
 
-  func send(subscription: any Subscription) {
+  @inlinable func send(subscription: any Subscription) {
     lock.withLock { upstreams.append(subscription) }
     subscription.request(.unlimited)
   }
 
-  func remove(_ conduit: Conduit<Output, Failure>) {
+  @inlinable func remove(_ conduit: Conduit<Output, Failure>) {
     let removed = lock.withLock { () -> Conduit<Output, Failure>? in
       guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
       return conduits.remove(at: index)
@@ -90,30 +91,34 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 }
 
 /// One subscriber's subscription to a subject.
+@usableFromInline
 class Conduit<Output, Failure: Error>: @unchecked Sendable {
-  func offer(_ value: Output) {}
-  func finish(_ completion: Subscribers.Completion<Failure>) {}
+  @usableFromInline init() {}
+
+  @inlinable func offer(_ value: Output) {}
+  @inlinable func finish(_ completion: Subscribers.Completion<Failure>) {}
 }
 
-private final class TypedConduit<Downstream: Subscriber>: Conduit<Downstream.Input, Downstream.Failure>,
+@usableFromInline
+final class TypedConduit<Downstream: Subscriber>: Conduit<Downstream.Input, Downstream.Failure>,
   Subscription, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
-  private let lock = Lock()
-  private let core: SubjectCore<Downstream.Input, Downstream.Failure>
-  private var downstream: Downstream?
-  private var demand = Subscribers.Demand.none
+  @usableFromInline let lock = Lock()
+  @usableFromInline let core: SubjectCore<Downstream.Input, Downstream.Failure>
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
   /// A current value is waiting for demand (the one at subscription, or a later one sent while
   /// there was no demand: a current-value subject delivers the latest).
-  private var hasPending: Bool
+  @exclusivity(unchecked) @usableFromInline var hasPending: Bool
 
-  init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream, hasPending: Bool) {
+  @inlinable init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream, hasPending: Bool) {
     self.core = core
     self.downstream = downstream
     self.hasPending = hasPending
   }
 
-  func request(_ newDemand: Subscribers.Demand) {
+  @inlinable func request(_ newDemand: Subscribers.Demand) {
     precondition(newDemand > 0, "a subscriber must request at least one value")
     lock.lock()
     guard let downstream else { return lock.unlock() }
@@ -126,7 +131,7 @@ private final class TypedConduit<Downstream: Subscriber>: Conduit<Downstream.Inp
     lock.withLock { demand += more }
   }
 
-  override func offer(_ value: Downstream.Input) {
+  @inlinable override func offer(_ value: Downstream.Input) {
     lock.lock()
     guard let downstream else { return lock.unlock() }
     guard demand > 0 else {
@@ -139,7 +144,7 @@ private final class TypedConduit<Downstream: Subscriber>: Conduit<Downstream.Inp
     lock.withLock { demand += more }
   }
 
-  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+  @inlinable override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
     let taken = lock.withLock {
       defer { downstream = nil }
       return downstream
@@ -147,7 +152,7 @@ private final class TypedConduit<Downstream: Subscriber>: Conduit<Downstream.Inp
     taken?.receive(completion: completion)
   }
 
-  func cancel() {
+  @inlinable func cancel() {
     let taken = lock.withLock {
       defer { downstream = nil }
       return downstream

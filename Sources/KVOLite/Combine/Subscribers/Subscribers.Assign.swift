@@ -7,20 +7,23 @@ extension Subscribers {
     // @unchecked: the mutable state is behind `lock`.
     public typealias Failure = Never
 
-    private let lock = Lock()
-    private var status = SubscriptionStatus.awaitingSubscription
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
+    /// The object, until the subscriber ends. (Settable only so that inlined code can end the
+    /// subscriber; do not set it.)
+    @exclusivity(unchecked) @usableFromInline var _object: Root?
     /// The object, until the subscriber ends.
-    public private(set) var object: Root?
+    public var object: Root? { lock.withLock { _object } }
     /// The property assigned to.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
     /// Creates a subscriber that assigns values to `object[keyPath:]`.
-    public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-      self.object = object
+    @inlinable public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+      _object = object
       self.keyPath = keyPath
     }
 
-    public func receive(subscription: any Subscription) {
+    @inlinable public func receive(subscription: any Subscription) {
       let accepted = lock.withLock {
         guard case .awaitingSubscription = status else { return false }
         status = .subscribed(subscription)
@@ -30,30 +33,30 @@ extension Subscribers {
       subscription.request(.unlimited)
     }
 
-    public func receive(_ value: Input) -> Subscribers.Demand {
-      let target = lock.withLock { status.subscription == nil ? nil : object }
+    @inlinable public func receive(_ value: Input) -> Subscribers.Demand {
+      let target = lock.withLock { !status.isSubscribed ? nil : _object }
       target?[keyPath: keyPath] = value
       return .none
     }
 
-    public func receive(completion: Subscribers.Completion<Never>) {
+    @inlinable public func receive(completion: Subscribers.Completion<Never>) {
       let released = lock.withLock {
         defer {
           status = .terminal
-          object = nil
+          _object = nil
         }
-        return object
+        return _object
       }
       _ = released  // Released here, outside the lock.
     }
 
-    public func cancel() {
+    @inlinable public func cancel() {
       let (subscription, released) = lock.withLock {
         defer {
           status = .terminal
-          object = nil
+          _object = nil
         }
-        return (status.subscription, object)
+        return (status.subscription, _object)
       }
       _ = released
       subscription?.cancel()
@@ -67,6 +70,7 @@ extension Publisher where Failure == Never {
   ///     let cancellable = viewModel.$firstName
   ///       .dropFirst().removeDuplicates()
   ///       .assign(to: \.recipient.firstName, on: package)
+  @inlinable
   public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root)
     -> AnyCancellable
   {

@@ -5,13 +5,13 @@ extension Subscribers {
   /// and releases them then (outside its lock). Thread-safe.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     // @unchecked: the mutable state is behind `lock`.
-    private let lock = Lock()
-    private var status = SubscriptionStatus.awaitingSubscription
-    private var receiveValue: ((Input) -> Void)?
-    private var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
+    @usableFromInline var receiveValue: ((Input) -> Void)?
+    @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
     /// Creates a sink with a closure for values and one for the completion.
-    public init(
+    @inlinable public init(
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
@@ -19,7 +19,7 @@ extension Subscribers {
       self.receiveValue = receiveValue
     }
 
-    public func receive(subscription: any Subscription) {
+    @inlinable public func receive(subscription: any Subscription) {
       let accepted = lock.withLock {
         guard case .awaitingSubscription = status else { return false }
         status = .subscribed(subscription)
@@ -29,18 +29,18 @@ extension Subscribers {
       subscription.request(.unlimited)
     }
 
-    public func receive(_ input: Input) -> Subscribers.Demand {
-      let action = lock.withLock { status.subscription == nil ? nil : receiveValue }
+    @inlinable public func receive(_ input: Input) -> Subscribers.Demand {
+      let action = lock.withLock { !status.isSubscribed ? nil : receiveValue }
       action?(input)
       return .none
     }
 
-    public func receive(completion: Subscribers.Completion<Failure>) {
-      let (wasSubscribed, closures) = lock.withLock { (status.subscription != nil, end()) }
+    @inlinable public func receive(completion: Subscribers.Completion<Failure>) {
+      let (wasSubscribed, closures) = lock.withLock { (status.isSubscribed, end()) }
       if wasSubscribed { closures.completion?(completion) }
     }
 
-    public func cancel() {
+    @inlinable public func cancel() {
       let (subscription, closures) = lock.withLock { (status.subscription, end()) }
       subscription?.cancel()
       _ = closures
@@ -48,7 +48,7 @@ extension Subscribers {
 
     /// Ends the sink, with the lock held. The closures are handed to the caller, so that they are
     /// released after the lock is: what they capture may run code in its `deinit`.
-    private func end() -> (value: ((Input) -> Void)?, completion: ((Subscribers.Completion<Failure>) -> Void)?) {
+    @inlinable func end() -> (value: ((Input) -> Void)?, completion: ((Subscribers.Completion<Failure>) -> Void)?) {
       defer {
         status = .terminal
         receiveValue = nil
@@ -66,6 +66,7 @@ extension Publisher {
   ///       receiveCompletion: { print($0) }, receiveValue: { print($0) })
   ///
   /// - Returns: A cancellable that ends the subscription when cancelled or released.
+  @inlinable
   public func sink(
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
@@ -79,6 +80,7 @@ extension Publisher {
 
 extension Publisher where Failure == Never {
   /// Attaches a subscriber with a closure for values, for publishers that cannot fail.
+  @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
