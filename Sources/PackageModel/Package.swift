@@ -1,23 +1,36 @@
 import KVOLite
 
-/// A shipping package: who it goes to and who sends it.
+/// A shipping package: who it goes to, who sends it, and what is in it.
 ///
-/// Thread safety: every property is ``Observed``, so reads and writes are safe from any thread.
+/// Thread safety: every stored property is ``Observed``, so reads and writes are safe from any
+/// thread. Mutate `contents` through `mutableArrayValue(for: \.contents)` (or the view model) to
+/// notify insertions and removals with their indexes. `summary` is derived from everything it
+/// shows and notifies whenever any of it changes.
 public final class Package: KeyValueObservable, @unchecked Sendable {
   public let observationRegistrar = ObservationRegistrar()
   public static let observableKeys: ObservableKeys<Package> = [
     .toOne("recipient", \.recipient),
     .toOne("sender", \.sender),
+    .toMany("contents", \.contents),
+    .derived(
+      "summary", \.summary,
+      affectedBy: ["recipient.fullName", "recipient.postalAddress.street", "sender.fullName", "contents"]),
   ]
 
   /// Who receives the package.
   @Observed public var recipient: Person
   /// Who sends it.
   @Observed public var sender: Person
+  /// What is in it, in order.
+  @Observed public var contents: [PackageContent]
 
   /// Creates a package.
-  public init(recipient: Person = Person(), sender: Person = Person()) {
+  public init(recipient: Person = Person(), sender: Person = Person(), contents: [PackageContent] = []) {
     self.recipient = recipient
     self.sender = sender
+    self.contents = contents
   }
+
+  /// The one-line summary; see ``PackageSummary``.
+  public var summary: String { PackageSummary(self).text }
 }

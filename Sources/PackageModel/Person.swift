@@ -2,13 +2,15 @@ import KVOLite
 
 /// A sender or recipient of a package.
 ///
-/// Thread safety: every property is ``Observed``, so reads and writes are safe from any thread.
+/// Thread safety: every stored property is ``Observed``, so reads and writes are safe from any
+/// thread. `fullName` is derived from the first and last names.
 public final class Person: KeyValueObservable, @unchecked Sendable {
   public let observationRegistrar = ObservationRegistrar()
   public static let observableKeys: ObservableKeys<Person> = [
     .attribute("firstName", \.firstName),
     .attribute("lastName", \.lastName),
     .toOne("postalAddress", \.postalAddress),
+    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
   ]
 
   /// The first name.
@@ -23,5 +25,10 @@ public final class Person: KeyValueObservable, @unchecked Sendable {
     self.firstName = firstName
     self.lastName = lastName
     self.postalAddress = postalAddress
+  }
+
+  /// "First Last", without extra spaces when a part is empty.
+  public var fullName: String {
+    [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
   }
 }

@@ -28,4 +28,9 @@ public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
     self.postalCode = postalCode
     self.country = country
   }
+
+  /// A new address equal to this one but for the street.
+  public func withStreet(_ street: String) -> PostalAddress {
+    PostalAddress(street: street, city: city, postalCode: postalCode, country: country)
+  }
 }

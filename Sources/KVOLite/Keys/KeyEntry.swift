@@ -27,6 +27,9 @@ final class KeyEntry: @unchecked Sendable {
   var elements: ((AnyObject) -> [Any])? = nil
   /// For to-many relationships: the number of elements (`@count` without boxing them all).
   var elementCount: ((AnyObject) -> Int)? = nil
+  /// For to-many relationships: applies a mutation given type-erased elements (checked).
+  var mutateErased:
+    ((AnyObject, Int, String, KeyValueChangeKind, [Int], [Any]) throws(KeyValueError) -> Void)? = nil
   /// For to-many relationships of observable objects: the elements' keys.
   var elementKeys: (() -> KeyTable)? = nil
   /// For derived keys: the key paths (relative to the declaring type) that affect the value.
@@ -65,6 +68,25 @@ final class KeyEntry: @unchecked Sendable {
   static func stamper<Value>(_: Value.Type) -> (UnsafeMutableRawPointer, Int32) -> Void {
     { storage, index in
       storage.assumingMemoryBound(to: Observed<Value>.self).pointee.keyIndex = index
+    }
+  }
+
+  /// Makes the `mutateErased` closure of a to-many relationship of `Element`s.
+  static func erasedMutator<Element>(_: Element.Type)
+    -> (AnyObject, Int, String, KeyValueChangeKind, [Int], [Any]) throws(KeyValueError) -> Void
+  {
+    { object, index, path, kind, indexes, elements throws(KeyValueError) in
+      var typed: [Element] = []
+      for element in elements {
+        guard let element = element as? Element else {
+          throw .typeMismatch(
+            path: path, expected: typeName(Element.self), actual: typeName(type(of: element)))
+        }
+        typed.append(element)
+      }
+      try (object as! any KeyValueObservable).observationRegistrar.mutateToMany(
+        object, key: index, path: path
+      ) { _ in ToManyMutation(kind: kind, indexes: indexes, elements: typed) }
     }
   }
 

@@ -115,6 +115,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
   }
 
@@ -128,6 +129,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.elementKeys = { Element.observableKeys.table }
     entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
   }
 

@@ -171,3 +171,36 @@ extension Order {
     set {}
   }
 }
+
+@Suite("To-many mutations by key path")
+struct ErasedToManyTests {
+  @Test("inserts, removes and replaces with erased elements, notifying like the proxy")
+  func erased() throws {
+    let order = Order()
+    let log = Log<String>()
+    let token = try order.observe(\.items, options: [.old, .new]) { _, change in
+      log.append(KeyValueArrayTests.line(change))
+    }
+    try order.mutateToMany(.insertion, forKeyPath: "items", at: [0], elements: [Item("Book")])
+    try order.mutateToMany(.replacement, forKeyPath: "items", at: [0], elements: [Item("Mug")])
+    try order.mutateToMany(.removal, forKeyPath: "items", at: [0])
+    #expect(log.all == ["insertion [0] new [Book]", "replacement [0] old [Book] new [Mug]", "removal [0] old [Mug]"])
+    _ = token
+  }
+
+  @Test("a wrong element type, a non-to-many key or a bad index changes nothing")
+  func errors() {
+    let order = Order()
+    #expect(throws: KeyValueError.typeMismatch(path: "items", expected: "Item", actual: "String")) {
+      try order.mutateToMany(.insertion, forKeyPath: "items", at: [0], elements: ["Book"])
+    }
+    #expect(
+      throws: KeyValueError.typeMismatch(
+        path: "quantity", expected: "a to-many relationship and a to-many change", actual: "attribute")
+    ) { try order.mutateToMany(.removal, forKeyPath: "quantity", at: [0]) }
+    #expect(throws: KeyValueError.indexOutOfRange(index: 0, count: 0, path: "items")) {
+      try order.mutateToMany(.removal, forKeyPath: "items", at: [0])
+    }
+    #expect(order.items.isEmpty)
+  }
+}

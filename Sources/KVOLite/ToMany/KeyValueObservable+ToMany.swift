@@ -1,0 +1,34 @@
+import Foundation
+
+extension KeyValueObservable {
+  /// Inserts, removes or replaces elements of a to-many relationship named by a string key
+  /// path, with type-erased elements: what an undo history or a command line needs. The
+  /// notifications are those of ``KeyValueArray``.
+  ///
+  /// - Parameters:
+  ///   - kind: ``KeyValueChangeKind/insertion``, ``KeyValueChangeKind/removal`` or
+  ///     ``KeyValueChangeKind/replacement``.
+  ///   - indexes: For an insertion, positions in the resulting array.
+  ///   - elements: One per index (none for a removal), of the relationship's element type.
+  /// - Throws: ``KeyValueError``: everything ``setValue(_:forKeyPath:)`` throws for the path,
+  ///   a path that does not end in a to-many relationship, an element of the wrong type, an index
+  ///   out of range or a count mismatch. Nothing changes then.
+  public func mutateToMany(
+    _ kind: KeyValueChangeKind, forKeyPath keyPath: String, at indexes: IndexSet,
+    elements: [Any] = []
+  ) throws(KeyValueError) {
+    let path = try KeyValuePath(keyPath, in: Self.observableKeys.table)
+    let (object, key) = try path.target(in: self)
+    guard let mutate = key.entry.mutateErased, kind != .setting else {
+      throw .typeMismatch(
+        path: keyPath, expected: "a to-many relationship and a to-many change",
+        actual: key.entry.role.description)
+    }
+    let registrar = (object as! any KeyValueObservable).observationRegistrar
+    try registrar.stamp(object, key: key.index, entry: key.entry, typeName: key.table.typeName)
+    guard registrar.lock.withLock({ registrar.slots[key.index].storageOffset >= 0 }) else {
+      throw .notObservable(key: key.entry.name, type: key.table.typeName)
+    }
+    try mutate(object, key.index, keyPath, kind, Array(indexes), elements)
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The file form of a package: versioned JSON (`"format": 1`), pretty-printed with sorted keys,
+/// so that saving the same package twice gives the same bytes.
+///
+///     {
+///       "contents" : [ { "quantity" : 2, "title" : "Books", "weight" : 0.5 } ],
+///       "format" : 1,
+///       "recipient" : { "firstName" : "Ann", … , "postalAddress" : { … } },
+///       "sender" : { … }
+///     }
+public struct PackageDocument: Codable, Equatable, Sendable {
+  /// The format this version writes and reads.
+  public static let currentFormat = 1
+
+  public struct Address: Codable, Equatable, Sendable {
+    public var street, city, postalCode, country: String
+  }
+
+  public struct Party: Codable, Equatable, Sendable {
+    public var firstName, lastName: String
+    public var postalAddress: Address
+  }
+
+  public struct Content: Codable, Equatable, Sendable {
+    public var title: String
+    public var quantity: Int
+    public var weight: Double
+  }
+
+  public var format: Int
+  public var recipient: Party
+  public var sender: Party
+  public var contents: [Content]
+
+  /// The document of `package` as it is now.
+  public init(_ package: Package) {
+    format = PackageDocument.currentFormat
+    recipient = Party(package.recipient)
+    sender = Party(package.sender)
+    contents = package.contents.map { Content(title: $0.title, quantity: $0.quantity, weight: $0.weight) }
+  }
+
+  /// The JSON bytes of the document.
+  public func encoded() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    // Encoding plain strings and finite numbers cannot fail.
+    return try! encoder.encode(self) + Data("\n".utf8)
+  }
+
+  /// Decodes and validates a whole document; `path` names the file in errors.
+  /// - Throws: ``PackageFileError`` naming the problem (not JSON, unsupported format, missing
+  ///   field, wrong type, invalid value).
+  public static func decode(_ data: Data, path: String) throws(PackageFileError) -> PackageDocument {
+    let decoder = JSONDecoder()
+    do {
+      let version = try decoder.decode(FormatOnly.self, from: data)
+      guard version.format == currentFormat else {
+        throw PackageFileError.unsupportedFormat(path: path, format: version.format)
+      }
+      let document = try decoder.decode(PackageDocument.self, from: data)
+      try document.validate(path: path)
+      return document
+    } catch let error as PackageFileError {
+      throw error
+    } catch let error as DecodingError {
+      throw PackageDocument.describe(error, path: path)
+    } catch {
+      throw .notJSON(path: path, reason: String(describing: error))
+    }
+  }
+
+  /// Builds the model objects; the document must be valid.
+  func makeParts() -> (recipient: Person, sender: Person, contents: [PackageContent]) {
+    (recipient.person(), sender.person(), contents.map { try! PackageContent(title: $0.title, quantity: $0.quantity, weight: $0.weight) })
+  }
+
+  private func validate(path: String) throws(PackageFileError) {
+    for (index, content) in contents.enumerated() {
+      do {
+        _ = try PackageContent(title: content.title, quantity: content.quantity, weight: content.weight)
+      } catch {
+        let field: String
+        switch error {
+        case .emptyTitle: field = "title"
+        case .quantityTooSmall: field = "quantity"
+        default: field = "weight"
+        }
+        throw .invalidValue(path: path, field: "contents[\(index)].\(field)", reason: error.description)
+      }
+    }
+  }
+
+  private struct FormatOnly: Decodable {
+    let format: Int
+  }
+
+  private static func describe(_ error: DecodingError, path: String) -> PackageFileError {
+    func field(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+      (codingPath + (last.map { [$0] } ?? [])).map { key in
+        key.intValue.map { "[\($0)]" } ?? "." + key.stringValue
+      }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      return .missingField(path: path, field: field(context.codingPath, key))
+    case .typeMismatch(let type, let context):
+      return .wrongType(path: path, field: field(context.codingPath), expected: expected(type))
+    case .valueNotFound(let type, let context):
+      return .wrongType(path: path, field: field(context.codingPath), expected: expected(type))
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      return .notJSON(path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
+    case .dataCorrupted(let context):
+      return .invalidValue(path: path, field: field(context.codingPath), reason: context.debugDescription)
+    @unknown default:
+      return .notJSON(path: path, reason: "\(error)")
+    }
+  }
+
+  private static func expected(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "text"
+    case is Int.Type: "a whole number"
+    case is Double.Type: "a number"
+    case is [Any].Type, is [Content].Type: "a list"
+    default: "an object"
+    }
+  }
+}
+
+extension PackageDocument.Party {
+  init(_ person: Person) {
+    let address = person.postalAddress
+    self.init(
+      firstName: person.firstName, lastName: person.lastName,
+      postalAddress: PackageDocument.Address(
+        street: address.street, city: address.city, postalCode: address.postalCode,
+        country: address.country))
+  }
+
+  func person() -> Person {
+    Person(
+      firstName: firstName, lastName: lastName,
+      postalAddress: PostalAddress(
+        street: postalAddress.street, city: postalAddress.city,
+        postalCode: postalAddress.postalCode, country: postalAddress.country))
+  }
+}

@@ -1,0 +1,31 @@
+/// Why a package file could not be read or written. Every case names the file and the problem,
+/// as one sentence without a trailing period.
+public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file could not be read (missing, a directory, no permission…).
+  case unreadable(path: String, reason: String)
+  /// The file could not be written; the previous file, if any, is intact.
+  case unwritable(path: String, reason: String)
+  /// The file is not JSON (or is truncated).
+  case notJSON(path: String, reason: String)
+  /// The document's `format` is not one this version reads.
+  case unsupportedFormat(path: String, format: Int)
+  /// A field the document needs is missing.
+  case missingField(path: String, field: String)
+  /// A field has the wrong type.
+  case wrongType(path: String, field: String, expected: String)
+  /// A field has a value the model refuses.
+  case invalidValue(path: String, field: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+    case .unwritable(let path, let reason): "cannot write \(path): \(reason)"
+    case .notJSON(let path, let reason): "\(path) is not a package file (not valid JSON: \(reason))"
+    case .unsupportedFormat(let path, let format):
+      "\(path) has format \(format); this version reads format \(PackageDocument.currentFormat)"
+    case .missingField(let path, let field): "\(path) lacks the field \"\(field)\""
+    case .wrongType(let path, let field, let expected): "\(path): \"\(field)\" must be \(expected)"
+    case .invalidValue(let path, let field, let reason): "\(path): \"\(field)\" is invalid: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import KVOLite
+
+/// The view model of a package editor: what a view shows and edits, mirrored with the model.
+///
+/// - `firstName` and `lastName` are `@Published` and mirrored both ways with the recipient:
+///   model → view model through `publisher(for:)` assigned to the property; view model → model
+///   through `$firstName.dropFirst().removeDuplicates().assign(to:on:)`. A ``MirrorGuard`` per
+///   name keeps the echo out, so a change on either side reaches the other exactly once.
+/// - `street` is a ``Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
+///   with the new street; an observation of the street sends `objectWillChange` before it
+///   changes on the model, however it was changed.
+/// - `summary` follows the package's derived `summary` key.
+///
+/// The view model owns its package and everything it subscribed to; nothing it sets up keeps
+/// it alive. Use it from one thread at a time (like a view).
+public final class PackageViewModel: ObservableObject {
+  /// The edited package.
+  public let package: Package
+  /// The recipient's first name, mirrored both ways.
+  @Published public var firstName = ""
+  /// The recipient's last name, mirrored both ways.
+  @Published public var lastName = ""
+  /// The package's summary line, kept up to date.
+  @Published public private(set) var summary = ""
+  /// The recipient's street: reading reads the model, writing replaces the postal address.
+  public let street: Binding<String>
+
+  private var cancellables = Set<AnyCancellable>()
+  private var streetObservation: ObservationToken?
+
+  /// Wires the view model to `package`.
+  public init(package: Package) {
+    self.package = package
+    street = Binding(
+      get: { package.recipient.postalAddress.street },
+      set: { package.recipient.postalAddress = package.recipient.postalAddress.withStreet($0) })
+    do {
+      try mirror(\.recipient.firstName, &$firstName)
+      try mirror(\.recipient.lastName, &$lastName)
+      try package.publisher(for: \.summary).assign(to: &$summary)
+      let willChange = objectWillChange
+      streetObservation = try package.observe(\.recipient.postalAddress.street, options: [.prior]) {
+        _, change in
+        if change.isPrior { willChange.send() }
+      }
+    } catch {
+      // The key paths above are declared by Package, Person and PostalAddress; the model tests
+      // pin that they resolve.
+      preconditionFailure("PackageViewModel cannot observe its package: \(error)")
+    }
+  }
+
+  /// Mirrors a string of the model and a published property of the view model both ways.
+  private func mirror(
+    _ modelKeyPath: ReferenceWritableKeyPath<Package, String>,
+    _ published: inout Published<String>.Publisher
+  ) throws(KeyValueError) {
+    let echo = MirrorGuard<String>()
+    try package.publisher(for: modelKeyPath).filter(echo.crossing).assign(to: &published)
+    published.dropFirst().removeDuplicates()
+      .filter(echo.crossing)
+      .assign(to: modelKeyPath, on: package)
+      .store(in: &cancellables)
+  }
+
+  // MARK: - Contents
+
+  /// Appends a content line.
+  /// - Throws: ``PackageError`` for an invalid title, quantity or weight; nothing is added.
+  public func addContent(title: String, quantity: Int = 1, weight: Double = 0) throws(PackageError) {
+    let content = try PackageContent(title: title, quantity: quantity, weight: weight)
+    contents.append(content)
+  }
+
+  /// Inserts a content line at `index` (which may be the count).
+  /// - Throws: ``PackageError`` for an invalid line or index; nothing changes.
+  public func insertContent(_ content: PackageContent, at index: Int) throws(PackageError) {
+    do {
+      try contents.insert(content, at: index)
+    } catch {
+      throw .noContent(index: index, count: package.contents.count)
+    }
+  }
+
+  /// Removes the content line at `index`.
+  /// - Throws: ``PackageError/noContent(index:count:)``; nothing changes.
+  @discardableResult
+  public func removeContent(at index: Int) throws(PackageError) -> PackageContent {
+    do {
+      return try contents.remove(at: index)
+    } catch {
+      throw .noContent(index: index, count: package.contents.count)
+    }
+  }
+
+  private var contents: KeyValueArray<Package, PackageContent> {
+    // `contents` is a declared, observed to-many key of Package; the tests pin it.
+    try! package.mutableArrayValue(for: \.contents)
+  }
+}

@@ -1,0 +1,134 @@
+import KVOLite
+import PackageModel
+import Testing
+
+@Suite("Package view model")
+struct PackageViewModelTests {
+  /// Records every write to the recipient's names, and every value the view model publishes.
+  final class Recorder {
+    var modelWrites: [String] = []
+    var viewModelValues: [String] = []
+    var tokens: [ObservationToken] = []
+    var cancellables = Set<AnyCancellable>()
+
+    init(_ viewModel: PackageViewModel) throws {
+      for key in ["recipient.firstName", "recipient.lastName"] {
+        tokens.append(
+          try viewModel.package.observe(key, options: [.new]) { [unowned self] change in
+            modelWrites.append("\(key)=\(change.newValue!! as! String)")
+          })
+      }
+      viewModel.$firstName.dropFirst().sink { [unowned self] in viewModelValues.append("first=\($0)") }
+        .store(in: &cancellables)
+      viewModel.$lastName.dropFirst().sink { [unowned self] in viewModelValues.append("last=\($0)") }
+        .store(in: &cancellables)
+    }
+  }
+
+  @Test("the view model starts with the model's names and summary")
+  func initialState() {
+    let viewModel = PackageViewModel(package: .sample())
+    #expect(viewModel.firstName == "Ann")
+    #expect(viewModel.lastName == "Smith")
+    #expect(viewModel.street.wrappedValue == "1 Main St")
+    #expect(viewModel.summary == Package.sample().summary)
+  }
+
+  @Test("a change on the model reaches the view model exactly once, and is not written back")
+  func modelToViewModel() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    let recorder = try Recorder(viewModel)
+    viewModel.package.recipient.firstName = "Bea"
+    viewModel.package.recipient.lastName = "Ray"
+    #expect(recorder.viewModelValues == ["first=Bea", "last=Ray"])
+    #expect(recorder.modelWrites == ["recipient.firstName=Bea", "recipient.lastName=Ray"])
+  }
+
+  @Test("a change on the view model reaches the model exactly once, and does not come back")
+  func viewModelToModel() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    let recorder = try Recorder(viewModel)
+    viewModel.firstName = "Cy"
+    viewModel.firstName = "Cy"
+    viewModel.lastName = "Day"
+    #expect(viewModel.package.recipient.firstName == "Cy")
+    #expect(recorder.modelWrites == ["recipient.firstName=Cy", "recipient.lastName=Day"])
+    #expect(recorder.viewModelValues == ["first=Cy", "first=Cy", "last=Day"])
+  }
+
+  @Test("replacing the recipient reaches the view model")
+  func replacedRecipient() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    viewModel.package.recipient = Person(firstName: "Dee", lastName: "Fox")
+    #expect(viewModel.firstName == "Dee")
+    #expect(viewModel.lastName == "Fox")
+  }
+
+  @Test("the street binding replaces the postal address, and objectWillChange fires before")
+  func streetBinding() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    let oldAddress = viewModel.package.recipient.postalAddress
+    var seen: [String] = []
+    let cancellable = viewModel.objectWillChange.sink { seen.append(viewModel.street.wrappedValue) }
+    viewModel.street.wrappedValue = "2 Side St"
+    #expect(viewModel.package.recipient.postalAddress !== oldAddress)
+    #expect(viewModel.package.recipient.postalAddress.city == "Springfield")
+    #expect(viewModel.street.wrappedValue == "2 Side St")
+    viewModel.package.recipient.postalAddress.street = "3 Hill Rd"
+    // Each street change: first the street observation (street still old), then the summary's
+    // @Published set (street already new).
+    #expect(seen == ["1 Main St", "2 Side St", "2 Side St", "3 Hill Rd"])
+    _ = cancellable
+  }
+
+  @Test("the summary follows every kind of change, however it is made")
+  func summaryFollows() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    var summaries: [String] = []
+    func record() { summaries.append(viewModel.summary) }
+    viewModel.package.recipient.lastName = "Lee"; record()
+    viewModel.firstName = "Bo"; record()
+    viewModel.street.wrappedValue = "2 Side St"; record()
+    try viewModel.addContent(title: "Lamp", weight: 2); record()
+    try viewModel.removeContent(at: 0); record()
+    viewModel.package.recipient.postalAddress = PostalAddress(street: "4 Low Rd"); record()
+    viewModel.package.sender = Person(firstName: "Zed"); record()
+    viewModel.package.recipient = Person(firstName: "Al"); record()
+    #expect(
+      summaries == [
+        "Ann Lee, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug",
+        "Bo Lee, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug",
+        "Bo Lee, 2 Side St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug",
+        "Bo Lee, 2 Side St · from Bob Jones · 3 items (4 pcs, 3.5 kg): Books ×2, Mug, Lamp",
+        "Bo Lee, 2 Side St · from Bob Jones · 2 items (2 pcs, 2.5 kg): Mug, Lamp",
+        "Bo Lee, 4 Low Rd · from Bob Jones · 2 items (2 pcs, 2.5 kg): Mug, Lamp",
+        "Bo Lee, 4 Low Rd · from Zed · 2 items (2 pcs, 2.5 kg): Mug, Lamp",
+        "Al · from Zed · 2 items (2 pcs, 2.5 kg): Mug, Lamp",
+      ])
+  }
+
+  @Test("invalid contents and indexes are errors that change nothing")
+  func contentErrors() {
+    let viewModel = PackageViewModel(package: .sample())
+    #expect(throws: PackageError.quantityTooSmall(0)) { try viewModel.addContent(title: "Mug", quantity: 0) }
+    #expect(throws: PackageError.noContent(index: 5, count: 2)) { try viewModel.removeContent(at: 5) }
+    #expect(throws: PackageError.noContent(index: 3, count: 2)) {
+      try viewModel.insertContent(try PackageContent(title: "Pen"), at: 3)
+    }
+    #expect(viewModel.package.contents.count == 2)
+  }
+
+  @Test("the view model is released with its package observations")
+  func lifetime() {
+    let package = Package.sample()
+    weak var weakViewModel: PackageViewModel?
+    do {
+      let viewModel = PackageViewModel(package: package)
+      weakViewModel = viewModel
+      viewModel.firstName = "Temp"
+    }
+    #expect(weakViewModel == nil)
+    package.recipient.firstName = "After"
+    #expect(package.recipient.observationRegistrar.triggerCount == 0)
+  }
+}
