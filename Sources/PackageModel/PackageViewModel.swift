@@ -9,7 +9,9 @@ import KVOLite
 /// - `street` is a ``Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
 ///   with the new street; an observation of the street sends `objectWillChange` before it
 ///   changes on the model, however it was changed.
-/// - `summary` follows the package's derived `summary` key.
+/// - `summary` is kept up to date from observations of what it shows: the names, the street,
+///   and the contents, whose totals follow the insertions and removals KVOLite reports (so a
+///   change costs the same however many contents there are).
 ///
 /// The view model owns its package and everything it subscribed to; nothing it sets up keeps
 /// it alive. Use it from one thread at a time (like a view).
@@ -26,7 +28,8 @@ public final class PackageViewModel: ObservableObject {
   public let street: Binding<String>
 
   private var cancellables = Set<AnyCancellable>()
-  private var streetObservation: ObservationToken?
+  private var observations: [ObservationToken] = []
+  private var totals = PackageSummary.Totals()
 
   /// Wires the view model to `package`.
   public init(package: Package) {
@@ -37,12 +40,12 @@ public final class PackageViewModel: ObservableObject {
     do {
       try mirror(\.recipient.firstName, &$firstName)
       try mirror(\.recipient.lastName, &$lastName)
-      try package.publisher(for: \.summary).assign(to: &$summary)
       let willChange = objectWillChange
-      streetObservation = try package.observe(\.recipient.postalAddress.street, options: [.prior]) {
-        _, change in
-        if change.isPrior { willChange.send() }
-      }
+      observations.append(
+        try package.observe(\.recipient.postalAddress.street, options: [.prior]) { _, change in
+          if change.isPrior { willChange.send() }
+        })
+      try observeSummaryInputs()
     } catch {
       // The key paths above are declared by Package, Person and PostalAddress; the model tests
       // pin that they resolve.
@@ -61,6 +64,37 @@ public final class PackageViewModel: ObservableObject {
       .filter(echo.crossing)
       .assign(to: modelKeyPath, on: package)
       .store(in: &cancellables)
+  }
+
+  // MARK: - Summary
+
+  private func observeSummaryInputs() throws(KeyValueError) {
+    totals = PackageSummary.Totals(package.contents)
+    for keyPath in ["recipient.fullName", "recipient.postalAddress.street", "sender.fullName"] {
+      observations.append(try package.observe(keyPath) { [weak self] _ in self?.updateSummary() })
+    }
+    observations.append(
+      try package.observe(\.contents, options: [.old, .new]) { [weak self] package, change in
+        guard let self else { return }
+        switch change.kind {
+        case .setting: totals = PackageSummary.Totals(package.contents)
+        default:
+          totals.remove(change.oldValue ?? [])
+          totals.add(change.newValue ?? [])
+        }
+        updateSummary()
+      })
+    updateSummary()
+  }
+
+  private func updateSummary() {
+    let recipient = package.recipient
+    let text = PackageSummary(
+      recipient: recipient.fullName, street: recipient.postalAddress.street,
+      sender: package.sender.fullName, totals: totals,
+      firstItems: Array(package.contents.prefix(PackageSummary.shownItems))
+    ).text
+    if text != summary { summary = text }
   }
 
   // MARK: - Contents

@@ -40,6 +40,21 @@ struct PackageContentTests {
     #expect(package.summary == "Lee · from (no name) · 1 item (3 pcs, 1 kg): Bricks ×3")
   }
 
+  @Test("a long list names the first five lines and counts the rest; the view model agrees")
+  func longList() throws {
+    let package = Package()
+    let viewModel = PackageViewModel(package: package)
+    for index in 1...7 { try viewModel.addContent(title: "I\(index)", quantity: index, weight: 0.1) }
+    let expected =
+      "(no name) · from (no name) · 7 items (28 pcs, 2.8 kg): I1, I2 ×2, I3 ×3, I4 ×4, I5 ×5, +2 more"
+    #expect(package.summary == expected)
+    #expect(viewModel.summary == expected)
+    try viewModel.removeContent(at: 6)
+    try viewModel.removeContent(at: 5)
+    package.contents = Array(package.contents.prefix(1))
+    #expect(viewModel.summary == "(no name) · from (no name) · 1 item (1 pc, 0.1 kg): I1")
+  }
+
   @Test("contents are readable by key-value coding, with operators")
   func kvc() throws {
     let package = Package.sample()
