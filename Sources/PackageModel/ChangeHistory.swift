@@ -31,6 +31,10 @@ public final class ChangeHistory {
     rewire()
   }
 
+  /// A counter that moves with every recorded change, undo and redo: compare it with a value
+  /// saved earlier to know whether the graph changed since (for "unsaved changes").
+  public private(set) var version = 0
+
   /// Whether there is a step to undo.
   public var canUndo: Bool { !undoSteps.isEmpty }
   /// Whether there is a step to redo.
@@ -57,6 +61,7 @@ public final class ChangeHistory {
     guard let step = undoSteps.popLast() else { return false }
     replay { for change in step.reversed() { change.revert() } }
     redoSteps.append(step)
+    version += 1
     return true
   }
 
@@ -66,6 +71,7 @@ public final class ChangeHistory {
     guard let step = redoSteps.popLast() else { return false }
     replay { for change in step { change.apply() } }
     undoSteps.append(step)
+    version += 1
     return true
   }
 
@@ -89,6 +95,7 @@ public final class ChangeHistory {
 
   private func record(_ change: RecordedChange) {
     guard !isReplaying else { return }
+    version += 1
     if openGroup != nil {
       openGroup!.append(change)
     } else {

@@ -170,3 +170,19 @@ struct KeyValueCodingTests {
     )
   }
 }
+
+@Suite("Key path listing")
+struct KeyPathListingTests {
+  @Test("lists attributes through to-one relationships, settable ones or all")
+  func listing() {
+    #expect(
+      Parcel.observableKeys.attributeKeyPaths(settableOnly: true) == [
+        "recipient.firstName", "recipient.lastName", "recipient.age", "recipient.nickname",
+        "recipient.manual", "recipient.address.street", "recipient.address.city", "recipient.plain",
+        "sender.firstName", "sender.lastName", "sender.age", "sender.nickname", "sender.manual",
+        "sender.address.street", "sender.address.city", "sender.plain", "label",
+      ])
+    #expect(Person.observableKeys.attributeKeyPaths().contains("fullName"))
+    #expect(!Person.observableKeys.attributeKeyPaths(settableOnly: true).contains("fullName"))
+  }
+}

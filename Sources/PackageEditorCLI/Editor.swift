@@ -1,0 +1,97 @@
+import Foundation
+import PackageModel
+
+/// A source of input lines: standard input, or the `-e` commands.
+protocol LineSource: AnyObject {
+  func next() -> LineReader.Line?
+}
+
+extension LineReader: LineSource {}
+
+/// Lines given up front (the `-e` commands, or a test's script).
+final class ScriptSource: LineSource {
+  private var lines: IndexingIterator<[String]>
+  init(_ lines: [String]) { self.lines = lines.makeIterator() }
+  func next() -> LineReader.Line? { lines.next().map { .text($0) } }
+}
+
+/// The editor's run: start-up, the command loop, and the exit status.
+///
+/// Exit statuses: 0 on success; 1 if a command failed in batch mode (the first failure ends the
+/// run unless `--keep-going`) or the file given could not be loaded; 64 for bad usage.
+enum Editor {
+  static let usageStatus: Int32 = 64
+
+  /// Runs the editor as `package-editor` with `arguments`.
+  static func main(
+    arguments: [String], environment: [String: String], inputIsTerminal: Bool
+  ) -> Int32 {
+    let options: EditorOptions
+    do {
+      options = try EditorOptions.parse(arguments)
+    } catch {
+      StandardOutput.write("error: \(error)\n\(EditorOptions.usage)\n", to: 2)
+      return usageStatus
+    }
+    if options.showHelp {
+      StandardOutput.write(EditorOptions.usage + "\n", to: 1)
+      return 0
+    }
+    let interactive =
+      options.mode == .interactive || (options.mode == .automatic && inputIsTerminal && options.commands.isEmpty)
+    let output = StandardOutput(colors: interactive && !options.noColor && environment["NO_COLOR"] == nil)
+    let source: LineSource = options.commands.isEmpty ? LineReader() : ScriptSource(options.commands)
+    let status = run(options: options, interactive: interactive, source: source, output: output)
+    output.flush()
+    return status
+  }
+
+  /// The command loop, on any line source and output (tests use scripts and captures).
+  static func run(
+    options: EditorOptions, interactive: Bool, source: LineSource, output: EditorOutput,
+    prompt: ((String) -> Void)? = nil
+  ) -> Int32 {
+    guard let session = makeSession(options.file, output: output) else { return 1 }
+    if interactive {
+      let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
+      output.line("package-editor: \(subject); type help for commands, quit to leave")
+      output.summary("summary: " + session.viewModel.summary)
+    }
+    var failed = false
+    while true {
+      if interactive { prompt?("package> ") }
+      guard let line = source.next() else { break }
+      let (succeeded, quit): (Bool, Bool)
+      switch line {
+      case .text(let text): (succeeded, quit) = session.run(text)
+      case .invalid(let message):
+        session.reject(message)
+        (succeeded, quit) = (false, false)
+      }
+      if quit { break }
+      if !succeeded, !interactive {
+        failed = true
+        if !options.keepGoing { break }
+      }
+    }
+    if interactive, session.hasUnsavedChanges {
+      output.warning("unsaved changes are discarded (save them next time with: save [file])")
+    }
+    return failed ? 1 : 0
+  }
+
+  /// The session on FILE (loaded if it exists, empty otherwise) or on the sample package.
+  private static func makeSession(_ file: String?, output: EditorOutput) -> EditorSession? {
+    guard let file else { return EditorSession(package: .sample(), file: nil, output: output) }
+    let package = Package()
+    if FileManager.default.fileExists(atPath: file) {
+      do {
+        package.apply(try PackageFile.read(file))
+      } catch {
+        output.error("cannot start: \(error)")
+        return nil
+      }
+    }
+    return EditorSession(package: package, file: file, output: output)
+  }
+}

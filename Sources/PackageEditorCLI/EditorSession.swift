@@ -1,0 +1,172 @@
+import KVOLite
+import PackageModel
+
+/// The editor's state and what each command does to it: the "view" of the package view model.
+///
+/// Edits of the recipient's first name, last name and street go through the view model, as a
+/// view's would; other key paths through key-value coding. Every command that changes the
+/// package is one undo step. A failed command changes nothing. Output goes to `output`: one
+/// `summary: …` line after every command that changed the summary, one line per watch
+/// notification, and errors as `error: …`.
+final class EditorSession {
+  let package: Package
+  let viewModel: PackageViewModel
+  let history: ChangeHistory
+  let output: EditorOutput
+  /// The file `save` writes by default.
+  private(set) var file: String?
+  private var savedVersion: Int
+  var watches: [(keyPath: String, options: ObservingOptions, token: ObservationToken)] = []
+
+  init(package: Package, file: String?, output: EditorOutput) {
+    self.package = package
+    self.file = file
+    self.output = output
+    viewModel = PackageViewModel(package: package)
+    history = ChangeHistory(root: package)
+    savedVersion = history.version
+  }
+
+  /// Whether the package changed since it was loaded or saved.
+  var hasUnsavedChanges: Bool { history.version != savedVersion }
+
+  /// Runs one line. Returns `false` if it failed (after printing the error), and whether the
+  /// command was a quit.
+  func run(_ line: String) -> (succeeded: Bool, quit: Bool) {
+    do {
+      let words = try Tokenizer.words(line)
+      guard !words.isEmpty else { return (true, false) }
+      let command = try Command(words: words)
+      if command == .quit { return (true, true) }
+      let summaryBefore = viewModel.summary
+      try history.group { () throws(CommandError) in try execute(command) }
+      if viewModel.summary != summaryBefore, command != .summary {
+        output.summary("summary: " + viewModel.summary)
+      }
+      return (true, false)
+    } catch let failure as Tokenizer.Failure {
+      reject(failure.description)
+    } catch let error as CommandError {
+      reject(error.description)
+    } catch {
+      reject("\(error)")
+    }
+    return (false, false)
+  }
+
+  /// Reports an error, on one line: control characters a message quotes from the input (a
+  /// `\n` escape in a value, say) are escaped.
+  func reject(_ message: String) {
+    var line = ""
+    for scalar in message.unicodeScalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        line += "\\u{" + String(scalar.value, radix: 16) + "}"
+      } else {
+        line.unicodeScalars.append(scalar)
+      }
+    }
+    output.error(line)
+  }
+
+  private func execute(_ command: Command) throws(CommandError) {
+    switch command {
+    case .help(let topic): try HelpText.text(for: topic).forEach(output.line)
+    case .show: show()
+    case .get(let keyPath):
+      let value = try kvc("get", keyPath) { () throws(KeyValueError) in try package.value(forKeyPath: keyPath) }
+      output.line(ValueText.raw(value))
+    case .set(let keyPath, let value): try set(keyPath, value)
+    case .add(let title, let quantity, let weight):
+      try content("add") { () throws(PackageError) in try viewModel.addContent(title: title, quantity: quantity, weight: weight) }
+    case .insert(let index, let title, let quantity, let weight):
+      try content("insert") { () throws(PackageError) in
+        try viewModel.insertContent(PackageContent(title: title, quantity: quantity, weight: weight), at: index)
+      }
+    case .remove(let index):
+      try content("remove") { () throws(PackageError) in _ = try viewModel.removeContent(at: index) }
+    case .watch(let keyPath, let options): try watch(keyPath, options)
+    case .unwatch(let keyPath): try unwatch(keyPath)
+    case .watches: listWatches()
+    case .undo:
+      guard history.undo() else { throw .badArgument(command: "undo", message: "nothing to undo") }
+    case .redo:
+      guard history.redo() else { throw .badArgument(command: "redo", message: "nothing to redo") }
+    case .save(let target): try save(target)
+    case .load(let path): try load(path)
+    case .new: package.reset()
+    case .summary: output.summary("summary: " + viewModel.summary)
+    case .quit: break
+    }
+  }
+
+  private func set(_ keyPath: String, _ value: String) throws(CommandError) {
+    switch keyPath {
+    case "recipient.firstName": viewModel.firstName = value
+    case "recipient.lastName": viewModel.lastName = value
+    case "recipient.postalAddress.street": viewModel.street.wrappedValue = value
+    default:
+      try kvc("set", keyPath) { () throws(KeyValueError) in
+        try package.setValue(fromText: value, forKeyPath: keyPath)
+      }
+    }
+  }
+
+  private func content(_ command: String, _ body: () throws(PackageError) -> Void) throws(CommandError) {
+    do {
+      try body()
+    } catch {
+      throw .failed(command: command, subject: nil, message: error.description)
+    }
+  }
+
+  /// Runs a key-value coding call, turning its error into one that names the command and path.
+  func kvc<Result>(_ command: String, _ keyPath: String, _ body: () throws(KeyValueError) -> Result)
+    throws(CommandError) -> Result
+  {
+    do {
+      return try body()
+    } catch {
+      throw .failed(command: command, subject: keyPath, message: error.description)
+    }
+  }
+
+  private func show() {
+    let paths = Package.observableKeys.attributeKeyPaths().filter { $0 != "summary" }
+    for path in paths {
+      output.line(path + " = " + ValueText.quoted((try? package.value(forKeyPath: path)) ?? nil))
+    }
+    for (index, content) in package.contents.enumerated() {
+      output.line(
+        "contents.\(index) = \(ValueText.quote(content.title)) ×\(content.quantity), "
+          + "\(ValueText.number(content.weight)) kg each")
+    }
+    output.line("summary = " + ValueText.quote(viewModel.summary))
+  }
+
+  private func save(_ target: String?) throws(CommandError) {
+    guard let path = target ?? file else {
+      throw .badArgument(command: "save", message: "no file to save to; give one: save <file>")
+    }
+    do {
+      try PackageFile.save(package, to: path)
+    } catch {
+      throw .failed(command: "save", subject: nil, message: error.description)
+    }
+    file = path
+    savedVersion = history.version
+    output.line("saved \(path)")
+  }
+
+  private func load(_ path: String) throws(CommandError) {
+    let document: PackageDocument
+    do {
+      document = try PackageFile.read(path)
+    } catch {
+      throw .failed(command: "load", subject: nil, message: error.description)
+    }
+    package.apply(document)
+    file = path
+    output.line("loaded \(path)")
+    savedVersion = history.version
+  }
+}

@@ -1,0 +1,72 @@
+/// Splits a command line into words: separated by spaces or tabs, with double quotes grouping
+/// words (`"1 Main St"`) and, inside quotes, the escapes `\"`, `\\`, `\n` and `\t`.
+///
+/// Rejects what cannot be a command: an unbalanced quote, an unknown escape, and control
+/// characters (a tab is a separator).
+enum Tokenizer {
+  /// Why a line is not a list of words.
+  enum Failure: Error, Equatable, CustomStringConvertible {
+    case unbalancedQuote
+    case unknownEscape(Character)
+    case controlCharacter(Unicode.Scalar)
+
+    var description: String {
+      switch self {
+      case .unbalancedQuote: return "unbalanced quote: a quoted value needs a closing \""
+      case .unknownEscape(let character):
+        return "unknown escape \\\(character) in a quoted value (use \\\", \\\\, \\n or \\t)"
+      case .controlCharacter(let scalar):
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        return "the line contains a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))"
+      }
+    }
+  }
+
+  static func words(_ line: String) throws(Failure) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var inWord = false
+    var inQuotes = false
+    var escaping = false
+    for character in line {
+      if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+        scalar != "\t", scalar.value < 0x20 || scalar.value == 0x7F
+      {
+        throw .controlCharacter(scalar)
+      }
+      if escaping {
+        switch character {
+        case "\"", "\\": current.append(character)
+        case "n": current.append("\n")
+        case "t": current.append("\t")
+        default: throw .unknownEscape(character)
+        }
+        escaping = false
+      } else if inQuotes {
+        switch character {
+        case "\\": escaping = true
+        case "\"": inQuotes = false
+        default: current.append(character)
+        }
+      } else {
+        switch character {
+        case " ", "\t":
+          if inWord {
+            words.append(current)
+            current = ""
+            inWord = false
+          }
+        case "\"":
+          inQuotes = true
+          inWord = true
+        default:
+          current.append(character)
+          inWord = true
+        }
+      }
+    }
+    if inQuotes || escaping { throw .unbalancedQuote }
+    if inWord { words.append(current) }
+    return words
+  }
+}

@@ -1,0 +1,43 @@
+@testable import PackageEditorCLI
+import Testing
+
+@Suite("Tokenizer")
+struct TokenizerTests {
+  @Test(
+    "splits words, groups quotes, handles escapes",
+    arguments: [
+      ("set a b", ["set", "a", "b"]),
+      ("  set\ta   b  ", ["set", "a", "b"]),
+      (#"set street "1 Main St""#, ["set", "street", "1 Main St"]),
+      (#"set x "say \"hi\"""#, ["set", "x", #"say "hi""#]),
+      (#"set x "back\\slash""#, ["set", "x", #"back\slash"#]),
+      (#"set x "a\nb""#, ["set", "x", "a\nb"]),
+      (#"set x """#, ["set", "x", ""]),
+      (#"set x ab"c d"e"#, ["set", "x", "abc de"]),
+      ("", []),
+      ("Ünï ☃", ["Ünï", "☃"]),
+    ])
+  func valid(line: String, words: [String]) throws {
+    #expect(try Tokenizer.words(line) == words)
+  }
+
+  @Test(
+    "rejects what cannot be a command",
+    arguments: [
+      (#"set x "open"#, Tokenizer.Failure.unbalancedQuote),
+      (#"set x "trailing\"#, .unbalancedQuote),
+      (#"set x "\q""#, .unknownEscape("q")),
+      ("set x \u{07}", .controlCharacter("\u{07}")),
+      ("set\u{0}x", .controlCharacter("\u{0}")),
+      ("del\u{7F}", .controlCharacter("\u{7F}")),
+    ])
+  func invalid(line: String, failure: Tokenizer.Failure) {
+    #expect(throws: failure) { _ = try Tokenizer.words(line) }
+  }
+
+  @Test("failures describe themselves")
+  func messages() {
+    #expect(Tokenizer.Failure.unbalancedQuote.description == #"unbalanced quote: a quoted value needs a closing ""#)
+    #expect(Tokenizer.Failure.controlCharacter("\u{1B}").description == "the line contains a control character (U+001B)")
+  }
+}

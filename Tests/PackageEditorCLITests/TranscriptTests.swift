@@ -1,0 +1,263 @@
+import Foundation
+@testable import PackageEditorCLI
+import Testing
+
+@Suite("Transcripts")
+struct TranscriptTests {
+  @Test("set, get, add, insert, remove and their summaries")
+  func editing() {
+    let run = transcript(
+      """
+      get recipient.firstName
+      set recipient.firstName "Ann Marie"
+      set recipient.postalAddress.city Ogdenville
+      get contents.@count
+      add Lamp 1 2.5
+      insert 0 Pen 3
+      get contents.0.title
+      get contents.@sum.quantity
+      remove 1
+      get recipient.fullName
+      """)
+    #expect(
+      run.stdout == """
+        Ann
+        summary: Ann Marie Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        2
+        summary: Ann Marie Smith, 1 Main St · from Bob Jones · 3 items (4 pcs, 4 kg): Books ×2, Mug, Lamp
+        summary: Ann Marie Smith, 1 Main St · from Bob Jones · 4 items (7 pcs, 4 kg): Pen ×3, Books ×2, Mug, Lamp
+        Pen
+        7
+        summary: Ann Marie Smith, 1 Main St · from Bob Jones · 3 items (5 pcs, 3 kg): Pen ×3, Mug, Lamp
+        Ann Marie Smith
+
+        """)
+    #expect(run.stderr == "")
+    #expect(run.status == 0)
+  }
+
+  @Test("watch with each option, unwatch, watches")
+  func watching() {
+    let run = transcript(
+      """
+      watch recipient.firstName
+      watch recipient.lastName initial new
+      watch recipient.postalAddress.street prior old
+      watch contents old new
+      watch contents.@count new
+      watches
+      set recipient.firstName Bea
+      set recipient.lastName Ray
+      set recipient.postalAddress.street "2 Side St"
+      add Lamp
+      remove 0
+      unwatch contents
+      unwatch all
+      watches
+      set recipient.firstName Cy
+      """)
+    #expect(
+      run.stdout == """
+        recipient.lastName: setting -> "Smith"
+        recipient.firstName [old, new]
+        recipient.lastName [initial, new]
+        recipient.postalAddress.street [old, prior]
+        contents [old, new]
+        contents.@count [new]
+        recipient.firstName: setting "Ann" -> "Bea"
+        summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        recipient.lastName: setting -> "Ray"
+        summary: Bea Ray, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        recipient.postalAddress.street: prior setting "1 Main St"
+        recipient.postalAddress.street: setting "1 Main St" ->
+        summary: Bea Ray, 2 Side St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        contents: insertion [2] new [Lamp ×1]
+        contents.@count: setting -> 3
+        summary: Bea Ray, 2 Side St · from Bob Jones · 3 items (4 pcs, 1.5 kg): Books ×2, Mug, Lamp
+        contents: removal [0] old [Books ×2]
+        contents.@count: setting -> 2
+        summary: Bea Ray, 2 Side St · from Bob Jones · 2 items (2 pcs, 0.5 kg): Mug, Lamp
+        no watches
+        summary: Cy Ray, 2 Side St · from Bob Jones · 2 items (2 pcs, 0.5 kg): Mug, Lamp
+
+        """)
+    #expect(run.stderr == "")
+  }
+
+  @Test("undo and redo step through every command that changed the package")
+  func undoRedo() {
+    let run = transcript(
+      """
+      set recipient.firstName Bea
+      add Lamp
+      new
+      undo
+      undo
+      undo
+      undo
+      redo
+      get recipient.firstName
+      """, options: EditorOptions(keepGoing: true))
+    #expect(
+      run.stdout == """
+        summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        summary: Bea Smith, 1 Main St · from Bob Jones · 3 items (4 pcs, 1.5 kg): Books ×2, Mug, Lamp
+        summary: (no name) · from (no name) · no items
+        summary: Bea Smith, 1 Main St · from Bob Jones · 3 items (4 pcs, 1.5 kg): Books ×2, Mug, Lamp
+        summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        Bea
+
+        """)
+    #expect(run.stderr == "error: undo: nothing to undo\n")
+    #expect(run.status == 1)
+  }
+
+  @Test("errors name the command, the key path and what was expected; a failed command changes nothing")
+  func errors() {
+    let run = transcript(
+      """
+      set recipient.frstName Bea
+      set contents.0.quantity 5
+      set recipient.postalAddress x
+      get contents.9.title
+      get contents.title
+      add "" 1
+      add Lamp 0
+      insert 5 Pen
+      remove 2
+      set recipient.firstName "unbalanced
+      sett x
+      unwatch nothing
+      watch nope
+      save
+      redo
+      help frob
+      show extra
+      summary
+      """, options: EditorOptions(keepGoing: true))
+    #expect(
+      run.stderr == """
+        error: set recipient.frstName: Person has no key "frstName" (after "recipient"); did you mean "firstName"?
+        error: set contents.0.quantity: "quantity" of PackageContent cannot be set: it is read-only
+        error: set recipient.postalAddress: "recipient.postalAddress" holds PostalAddress, which cannot be set from text
+        error: get contents.9.title: index 9 is out of range for "contents.9" (2 elements)
+        error: get contents.title: "contents" of Package is a to-many relationship; continue with an index (contents.0) or a collection operator (contents.@count)
+        error: add: a content's title must not be empty
+        error: add: a content's quantity must be at least 1, not 0
+        error: insert: there is no content at index 5 (the package has 2)
+        error: remove: there is no content at index 2 (the package has 2)
+        error: unbalanced quote: a quoted value needs a closing "
+        error: unknown command "sett"; did you mean "set"? (type help for the list)
+        error: unwatch nothing: not watched (see watches)
+        error: watch nope: Package has no key "nope"
+        error: save: no file to save to; give one: save <file>
+        error: redo: nothing to redo
+        error: help: no command "frob"
+        error: show: wrong arguments; usage: show
+
+        """)
+    #expect(run.stdout == "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n")
+    #expect(run.status == 1)
+  }
+
+  @Test("in batch mode the first error ends the run with status 1")
+  func firstErrorStops() {
+    let run = transcript("set recipient.firstName Bea\nbogus\nset recipient.firstName Cy\n")
+    #expect(run.stdout == "summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n")
+    #expect(run.stderr == "error: unknown command \"bogus\" (type help for the list)\n")
+    #expect(run.status == 1)
+  }
+
+  @Test("save, load and new, with a file created on first save")
+  func files() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("editor-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let file = directory.appendingPathComponent("p.json").path
+    let other = directory.appendingPathComponent("q.json").path
+    let run = transcript(
+      """
+      set recipient.firstName Bea
+      save
+      new
+      save \(other)
+      load \(file)
+      undo
+      load \(directory.path)/missing.json
+      """, options: EditorOptions(file: file, keepGoing: true))
+    #expect(
+      run.stdout.replacingOccurrences(of: directory.path, with: "D") == """
+        summary: Bea · from (no name) · no items
+        saved D/p.json
+        summary: (no name) · from (no name) · no items
+        saved D/q.json
+        loaded D/p.json
+        summary: Bea · from (no name) · no items
+        summary: (no name) · from (no name) · no items
+
+        """)
+    #expect(
+      run.stderr.replacingOccurrences(of: directory.path, with: "D")
+        == "error: load: cannot read D/missing.json: no such file\n")
+    let reopened = transcript("get recipient.firstName", options: EditorOptions(file: file))
+    #expect(reopened.stdout == "Bea\n")
+  }
+
+  @Test("a file that cannot be loaded at start-up ends the run with status 1")
+  func badStartFile() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
+    try Data("{".utf8).write(to: URL(fileURLWithPath: path))
+    let run = transcript("show", options: EditorOptions(file: path))
+    #expect(run.stdout == "")
+    #expect(run.stderr.hasPrefix("error: cannot start: \(path) is not a package file (not valid JSON:"))
+    #expect(run.status == 1)
+  }
+
+  @Test("interactive mode has a banner and announces unsaved changes")
+  func interactive() {
+    let run = transcript("set recipient.firstName Bea\nbogus\nquit\nignored", interactive: true)
+    #expect(
+      run.stdout == """
+        package-editor: editing the built-in sample package; type help for commands, quit to leave
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+
+        """)
+    #expect(
+      run.stderr == """
+        error: unknown command "bogus" (type help for the list)
+        warning: unsaved changes are discarded (save them next time with: save [file])
+
+        """)
+    #expect(run.status == 0)
+  }
+
+  @Test("help lists the commands; help keys lists every settable key path")
+  func help() {
+    let run = transcript("help keys\nhelp get")
+    #expect(
+      run.stdout == """
+        settable key paths:
+          recipient.firstName
+          recipient.lastName
+          recipient.postalAddress.street
+          recipient.postalAddress.city
+          recipient.postalAddress.postalCode
+          recipient.postalAddress.country
+          sender.firstName
+          sender.lastName
+          sender.postalAddress.street
+          sender.postalAddress.city
+          sender.postalAddress.postalCode
+          sender.postalAddress.country
+        readable too: contents.<index>.title|quantity|weight, contents.@count, contents.@sum.weight, …
+        usage: get <keyPath>
+        print one value (operators allowed: get contents.@sum.weight)
+
+        """)
+    let list = transcript("help").stdout
+    #expect(list.hasPrefix("commands:\n  help [command | keys]"))
+    #expect(list.split(separator: "\n").count == 19)
+  }
+}

@@ -1,0 +1,26 @@
+{
+  "contents" : [
+
+  ],
+  "format" : 1,
+  "recipient" : {
+    "firstName" : "",
+    "lastName" : "",
+    "postalAddress" : {
+      "city" : "",
+      "country" : "",
+      "postalCode" : "",
+      "street" : ""
+    }
+  },
+  "sender" : {
+    "firstName" : "",
+    "lastName" : "",
+    "postalAddress" : {
+      "city" : "",
+      "country" : "",
+      "postalCode" : "",
+      "street" : ""
+    }
+  }
+}
