@@ -27,3 +27,11 @@ for workload in workloads where filter.map({ workload.name.contains($0) }) ?? tr
 if filter.map({ "M  heap bytes".contains($0) }) ?? true {
   Report.printMemory(MemoryWorkload.run())
 }
+if filter.map({ "R  package-editor".contains($0) }) ?? true {
+  switch EditorWorkload.run() {
+  case .success(let seconds):
+    print("| R  package-editor --batch, 100,000 lines | KVOLite | \(Report.format2(seconds)) s | — | < 0.5 s |")
+  case .failure(let failure):
+    print("| R  package-editor --batch, 100,000 lines | KVOLite | — | — | not measured: \(failure.reason) |")
+  }
+}

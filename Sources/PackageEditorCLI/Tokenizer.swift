@@ -7,7 +7,7 @@ enum Tokenizer {
   /// Why a line is not a list of words.
   enum Failure: Error, Equatable, CustomStringConvertible {
     case unbalancedQuote
-    case unknownEscape(Character)
+    case unknownEscape(Unicode.Scalar)
     case controlCharacter(Unicode.Scalar)
 
     var description: String {
@@ -22,17 +22,17 @@ enum Tokenizer {
     }
   }
 
+  /// Works on Unicode scalars, not characters: every character that matters is ASCII, and
+  /// grapheme breaking would cost more than the rest of a command.
   static func words(_ line: String) throws(Failure) -> [String] {
     var words: [String] = []
-    var current = ""
+    var current = String.UnicodeScalarView()
     var inWord = false
     var inQuotes = false
     var escaping = false
-    for character in line {
-      if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-        scalar != "\t", scalar.value < 0x20 || scalar.value == 0x7F
-      {
-        throw .controlCharacter(scalar)
+    for character in line.unicodeScalars {
+      if character != "\t", character.value < 0x20 || character.value == 0x7F {
+        throw .controlCharacter(character)
       }
       if escaping {
         switch character {
@@ -52,8 +52,8 @@ enum Tokenizer {
         switch character {
         case " ", "\t":
           if inWord {
-            words.append(current)
-            current = ""
+            words.append(String(current))
+            current = String.UnicodeScalarView()
             inWord = false
           }
         case "\"":
@@ -66,7 +66,7 @@ enum Tokenizer {
       }
     }
     if inQuotes || escaping { throw .unbalancedQuote }
-    if inWord { words.append(current) }
+    if inWord { words.append(String(current)) }
     return words
   }
 }

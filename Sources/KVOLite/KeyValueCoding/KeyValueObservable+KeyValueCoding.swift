@@ -10,7 +10,7 @@ extension KeyValueObservable {
   ///   to-many relationship without an index or operator, an index out of range, a misplaced or
   ///   unknown operator.
   public func value(forKeyPath keyPath: String) throws(KeyValueError) -> Any? {
-    try KeyValuePath(keyPath, in: Self.observableKeys.table).value(of: self)
+    try Self.observableKeys.table.keyValuePath(keyPath).value(of: self)
   }
 
   /// Sets the value at a string key path, through the property, so that it notifies exactly
@@ -24,7 +24,7 @@ extension KeyValueObservable {
   ///   not settable (derived or read-only), a type mismatch, `nil` for a non-optional, a `nil`
   ///   relationship on the way, or a rejected value.
   public func setValue(_ value: Any?, forKeyPath keyPath: String) throws(KeyValueError) {
-    let path = try KeyValuePath(keyPath, in: Self.observableKeys.table)
+    let path = try Self.observableKeys.table.keyValuePath(keyPath)
     let (object, key) = try path.target(in: self)
     guard let assign = key.entry.assign else { throw notSettable(key) }
     try assign(object, value, keyPath)
@@ -37,7 +37,7 @@ extension KeyValueObservable {
   /// - Throws: ``KeyValueError``: everything ``setValue(_:forKeyPath:)`` throws, and text that
   ///   does not parse (naming the expected type) or a type that has no text form.
   public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError) {
-    let path = try KeyValuePath(keyPath, in: Self.observableKeys.table)
+    let path = try Self.observableKeys.table.keyValuePath(keyPath)
     let (object, key) = try path.target(in: self)
     guard key.entry.assign != nil else { throw notSettable(key) }
     guard let assignText = key.entry.assignText else {

@@ -136,14 +136,17 @@ struct KeyValuePath {
   private func evaluate(_ components: ArraySlice<Component>, from root: AnyObject)
     throws(KeyValueError) -> Any?
   {
+    // The object the next key applies to, kept typed: casting `Any` to `AnyObject` at every
+    // step is a bridging call.
+    var object: AnyObject = root
     var current: Any = root
     var skipCount = false
     for (offset, component) in zip(components.indices, components) {
       switch component {
       case .key(let step):
-        let object = current as AnyObject
         if let related = step.entry.related {
           guard let next = related(object) else { return nil }
+          object = next
           current = next
         } else if case .collect(.count, _)? = components[safe: offset + 1],
           let count = step.entry.elementCount
@@ -163,6 +166,8 @@ struct KeyValuePath {
             index: index, count: elements.count, path: prefix(offset - components.startIndex + 1))
         }
         current = elements[index]
+        // Resolution let a key follow only elements that are observable objects.
+        object = elements[index] as AnyObject
       case .collect(let op, let right):
         if skipCount {
           skipCount = false

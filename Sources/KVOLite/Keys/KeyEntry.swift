@@ -34,6 +34,9 @@ final class KeyEntry: @unchecked Sendable {
   var elementKeys: (() -> KeyTable)? = nil
   /// For derived keys: the key paths (relative to the declaring type) that affect the value.
   var affectedBy: [String] = []
+  /// Makes a direct record for a string observation of this key, with type-erased values.
+  var makeErasedRecord:
+    ((ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger)? = nil
   /// Type-checks, validates and stores a value; `nil` if the key cannot be set.
   var assign: ((AnyObject, Any?, String) throws(KeyValueError) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.
@@ -62,6 +65,22 @@ final class KeyEntry: @unchecked Sendable {
   static func box(_ value: Any) -> Any? {
     if let optional = value as? any OptionalProtocol { return optional.flattened }
     return value
+  }
+
+  /// Makes the `makeErasedRecord` closure for a stored key of `Root` holding a `Value`: a
+  /// direct record whose handler boxes the values (optionals flattened).
+  static func erasedRecordMaker<Root: AnyObject, Value>(_: Root.Type, _: Value.Type)
+    -> (ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger
+  {
+    { options, handler in
+      TypedRecord<Root, Value>(options: options) { _, change in
+        handler(
+          KeyValueChange(
+            kind: change.kind, oldValue: change.oldValue.map { KeyEntry.box($0) },
+            newValue: change.newValue.map { KeyEntry.box($0) }, indexes: change.indexes,
+            isPrior: change.isPrior))
+      }
+    }
   }
 
   /// Makes the `stampKeyIndex` closure for an ``Observed`` storage of `Value`.

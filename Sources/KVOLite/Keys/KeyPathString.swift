@@ -17,9 +17,12 @@ struct KeyPathString: Sendable, Equatable {
     guard !text.isEmpty else {
       throw .malformedKeyPath(path: text, reason: "the key path is empty")
     }
-    if let bad = text.unicodeScalars.first(where: {
-      $0.properties.isWhitespace || $0.properties.generalCategory == .control
-    }) {
+    // ASCII first: Unicode property lookups cost more than the rest of the parse.
+    func isBad(_ scalar: Unicode.Scalar) -> Bool {
+      if scalar.isASCII { return scalar.value <= 0x20 || scalar.value == 0x7F }
+      return scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+    }
+    if let bad = text.unicodeScalars.first(where: isBad) {
       let code = String(bad.value, radix: 16, uppercase: true)
       let shown = "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
       throw .malformedKeyPath(path: text, reason: "it contains the character \(shown)")

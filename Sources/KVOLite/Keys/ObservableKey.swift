@@ -150,10 +150,12 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     _ name: String, _ keyPath: KeyPath<Root, Value>, role: KeyRole, _ notifiesAutomatically: Bool,
     valueType: Any.Type = Value.self, isOptional: Bool = false
   ) -> KeyEntry {
-    KeyEntry(
+    let entry = KeyEntry(
       name: name, keyPath: keyPath, role: role, valueType: valueType, storedType: Value.self,
       isOptional: isOptional, notifiesAutomatically: notifiesAutomatically,
       value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
       stampKeyIndex: KeyEntry.stamper(Value.self))
+    entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
+    return entry
   }
 }

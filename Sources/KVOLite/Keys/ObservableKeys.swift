@@ -38,6 +38,8 @@ final class KeyTable: @unchecked Sendable {
   let indexByKeyPath: [AnyKeyPath: Int]
   private let cacheLock = Lock()
   private var cache: [AnyKeyPath: [KeyStep]] = [:]
+  /// String key paths resolved for key-value coding, by text (bounded: cleared when full).
+  private var resolvedPaths: [String: KeyValuePath] = [:]
   /// Key path objects recently looked up by `declaredIndex`, compared by identity: a key path
   /// literal is one object per call site, so this avoids hashing it on every registration. The
   /// key paths are retained, so that their addresses cannot be reused while cached.
@@ -72,6 +74,18 @@ final class KeyTable: @unchecked Sendable {
       recent.append((keyPath, index))
     }
     return index
+  }
+
+  /// `text` resolved for key-value coding, from a small cache: a command line or a script
+  /// names the same paths over and over.
+  func keyValuePath(_ text: String) throws(KeyValueError) -> KeyValuePath {
+    if let cached = cacheLock.withLock({ resolvedPaths[text] }) { return cached }
+    let path = try KeyValuePath(text, in: self)
+    cacheLock.withLock {
+      if resolvedPaths.count >= 256 { resolvedPaths.removeAll(keepingCapacity: true) }
+      resolvedPaths[text] = path
+    }
+    return path
   }
 
   /// The declared key closest to `name` (by edit distance), if it is close enough to suggest.

@@ -63,8 +63,21 @@ extension KeyValueObservable {
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let path = try KeyValuePath(keyPath, in: Self.observableKeys.table)
+    let path = try Self.observableKeys.table.keyValuePath(keyPath)
     let (steps, hasOperator) = try path.observedSteps()
+    if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
+      // One stored key: a direct record, like a typed one-key observation (and, like it, with
+      // no weak reference to this object: those make every retain of it slower).
+      let step = steps[0]
+      try observationRegistrar.stamp(self, key: step.index, entry: step.entry, typeName: step.table.typeName)
+      let record = make(options, changeHandler)
+      _ = observationRegistrar.add(record, key: step.index)
+      if options.contains(.initial), record.isActive {
+        let current: Any?? = options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
+        changeHandler(KeyValueChange(kind: .setting, newValue: current))
+      }
+      return ObservationToken(record)
+    }
     return try startPathObservation(
       steps: steps, hasOperator: hasOperator, options: options,
       read: { (try? path.value(of: $0)) ?? nil }, elements: { KeyEntry.box($0) },

@@ -17,7 +17,7 @@ extension KeyValueObservable {
     _ kind: KeyValueChangeKind, forKeyPath keyPath: String, at indexes: IndexSet,
     elements: [Any] = []
   ) throws(KeyValueError) {
-    let path = try KeyValuePath(keyPath, in: Self.observableKeys.table)
+    let path = try Self.observableKeys.table.keyValuePath(keyPath)
     let (object, key) = try path.target(in: self)
     guard let mutate = key.entry.mutateErased, kind != .setting else {
       throw .typeMismatch(
