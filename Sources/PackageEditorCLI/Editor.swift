@@ -41,7 +41,9 @@ enum Editor {
       options.mode == .interactive || (options.mode == .automatic && inputIsTerminal && options.commands.isEmpty)
     let output = StandardOutput(colors: interactive && !options.noColor && environment["NO_COLOR"] == nil)
     let source: LineSource = options.commands.isEmpty ? LineReader() : ScriptSource(options.commands)
-    let status = run(options: options, interactive: interactive, source: source, output: output)
+    let status = run(
+      options: options, interactive: interactive, source: source, output: output,
+      prompt: { output.prompt($0) })
     output.flush()
     return status
   }

@@ -233,6 +233,20 @@ struct TranscriptTests {
     #expect(run.status == 0)
   }
 
+  @Test("interactive mode prompts before every line it reads; batch mode never does")
+  func prompts() {
+    var prompts: [String] = []
+    let output = CapturedOutput()
+    _ = Editor.run(
+      options: EditorOptions(), interactive: true, source: ScriptSource(["summary", "quit"]),
+      output: output, prompt: { prompts.append($0) })
+    #expect(prompts == ["package> ", "package> "])
+    _ = Editor.run(
+      options: EditorOptions(), interactive: false, source: ScriptSource(["summary"]),
+      output: output, prompt: { prompts.append($0) })
+    #expect(prompts.count == 2)
+  }
+
   @Test("help lists the commands; help keys lists every settable key path")
   func help() {
     let run = transcript("help keys\nhelp get")
