@@ -61,9 +61,10 @@ where Downstream.Failure == Never {
   @inlinable func changed(_ value: Value) {
     lock.lock()
     guard let downstream else { return lock.unlock() }
-    defer { hasSeenValue = true }
+    let isFirst = !hasSeenValue
+    hasSeenValue = true
     guard demand > 0 else {
-      if !hasRequested, !hasSeenValue { pending = value }
+      if !hasRequested, isFirst { pending = value }
       return lock.unlock()
     }
     demand -= 1
