@@ -14,7 +14,7 @@ let package = Package(
     .target(name: "PackageModel", dependencies: ["KVOLite"]),
     .executableTarget(name: "PackageEditorCLI", dependencies: ["PackageModel"]),
     .target(name: "CHeapStats"),
-    .executableTarget(name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "CHeapStats"]),
+    .executableTarget(name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "PackageModel", "CHeapStats"]),
     .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite"]),
     .testTarget(name: "PackageModelTests", dependencies: ["PackageModel"]),
     .testTarget(name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI"]),

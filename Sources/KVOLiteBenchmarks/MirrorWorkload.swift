@@ -1,4 +1,5 @@
 import KVOLite
+import PackageModel
 
 /// Workload D: the two-way mirror of a view model. One operation is a round trip: even
 /// operations edit the model (which must reach the view model), odd ones edit the view model
@@ -61,26 +62,18 @@ enum MirrorWorkload {
   static let names = ["Ann", "Bob", "Cy", "Di"]
 }
 
-/// KVOLite's view model: the mirror exactly as the package editor builds it.
+/// KVOLite's view model: the mirror exactly as the package editor's view model builds it.
 final class KVOLiteViewModel: ObservableObject {
   @Published var firstName = ""
-  private var lastSynced: String?
   private var cancellables = Set<AnyCancellable>()
 
   init(_ package: KVOLitePackage) throws {
-    try package.publisher(for: \.recipient.firstName)
-      .filter { [weak self] in self?.crossing($0) ?? false }
-      .assign(to: &$firstName)
+    let echo = MirrorGuard<String>()
+    try package.publisher(for: \.recipient.firstName).filter(echo.crossing).assign(to: &$firstName)
     $firstName.dropFirst().removeDuplicates()
-      .filter { [weak self] in self?.crossing($0) ?? false }
+      .filter(echo.crossing)
       .assign(to: \.recipient.firstName, on: package)
       .store(in: &cancellables)
-  }
-
-  private func crossing(_ value: String) -> Bool {
-    guard value != lastSynced else { return false }
-    lastSynced = value
-    return true
   }
 }
 

@@ -128,24 +128,6 @@ enum Command: Equatable {
 
   /// The command name closest to `name`, if one is close.
   static func closest(to name: String) -> String? {
-    let scored = names.map { ($0, editDistance(name.lowercased(), $0)) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
-    return best.0
+    Suggestion.closest(to: name, among: names)
   }
-}
-
-/// Levenshtein distance, for "did you mean".
-func editDistance(_ a: String, _ b: String) -> Int {
-  let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-  if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-  var previous = Array(0...b.count)
-  var current = previous
-  for i in 1...a.count {
-    current[0] = i
-    for j in 1...b.count {
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-    }
-    swap(&previous, &current)
-  }
-  return previous[b.count]
 }

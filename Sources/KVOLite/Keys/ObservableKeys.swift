@@ -88,12 +88,9 @@ final class KeyTable: @unchecked Sendable {
     return path
   }
 
-  /// The declared key closest to `name` (by edit distance), if it is close enough to suggest.
+  /// The declared key closest to `name`, if it is close enough to suggest.
   func closestName(to name: String) -> String? {
-    let lowered = name.lowercased()
-    let scored = entries.map { ($0.name, editDistance(lowered, $0.name.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-    return best.1 <= max(2, name.count / 3) ? best.0 : nil
+    Suggestion.closest(to: name, among: entries.lazy.map(\.name))
   }
 }
 
@@ -102,24 +99,6 @@ struct KeyStep: @unchecked Sendable {
   let table: KeyTable
   let index: Int
   var entry: KeyEntry { table.entries[index] }
-}
-
-/// Levenshtein distance, for "did you mean" suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-  let a = Array(a.unicodeScalars)
-  let b = Array(b.unicodeScalars)
-  if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-  var previous = Array(0...b.count)
-  var current = previous
-  for i in 1...a.count {
-    current[0] = i
-    for j in 1...b.count {
-      let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-    }
-    swap(&previous, &current)
-  }
-  return previous[b.count]
 }
 
 // MARK: - Resolution

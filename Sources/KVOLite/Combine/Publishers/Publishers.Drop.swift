@@ -25,31 +25,22 @@ extension Publishers {
 /// The subscription of `dropFirst`: the first downstream request asks upstream for the dropped
 /// values too (as Combine does), so that downstream's demand is met after them.
 @usableFromInline
-final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+final class DropInner<Downstream: Subscriber>: OperatorSubscription<Downstream>, Subscriber,
+  @unchecked Sendable
+{
   // @unchecked: the mutable state is behind `lock`.
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
-  @usableFromInline let lock = Lock()
-  @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
-  @usableFromInline let downstream: Downstream
   @exclusivity(unchecked) @usableFromInline var remaining: Int
   @exclusivity(unchecked) @usableFromInline var hasRequested = false
 
   @inlinable init(downstream: Downstream, count: Int) {
-    self.downstream = downstream
     remaining = count
+    super.init(downstream: downstream)
   }
 
-  @inlinable func receive(subscription: any Subscription) {
-    let accepted = lock.withLock {
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    downstream.receive(subscription: self)
-  }
+  @inlinable func receive(subscription: any Subscription) { accept(subscription) }
 
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     let drop = lock.withLock { () -> Bool? in
@@ -64,29 +55,15 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, @unchec
     }
   }
 
-  @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-    let wasSubscribed = lock.withLock {
-      defer { status = .terminal }
-      return status.isSubscribed
-    }
-    if wasSubscribed { downstream.receive(completion: completion) }
-  }
+  @inlinable func receive(completion: Subscribers.Completion<Failure>) { finish(completion) }
 
-  @inlinable func request(_ demand: Subscribers.Demand) {
+  @inlinable override func request(_ demand: Subscribers.Demand) {
     let (subscription, upstreamDemand) = lock.withLock { () -> ((any Subscription)?, Subscribers.Demand) in
       guard let subscription = status.subscription else { return (nil, .none) }
       defer { hasRequested = true }
       return (subscription, hasRequested ? demand : demand + remaining)
     }
     subscription?.request(upstreamDemand)
-  }
-
-  @inlinable func cancel() {
-    let subscription = lock.withLock {
-      defer { status = .terminal }
-      return status.subscription
-    }
-    subscription?.cancel()
   }
 }
 

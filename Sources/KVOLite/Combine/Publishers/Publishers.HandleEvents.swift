@@ -33,36 +33,25 @@ extension Publishers {
 }
 
 /// The subscription of `handleEvents`: calls each hook, then passes the event on.
-private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, @unchecked Sendable
+private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>:
+  OperatorSubscription<Downstream>, Subscriber, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-  // @unchecked: the mutable state is behind `lock`.
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  private let lock = Lock()
-  private var status = SubscriptionStatus.awaitingSubscription
-  private let downstream: Downstream
   private let events: Publishers.HandleEvents<Upstream>
 
   init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
-    self.downstream = downstream
     self.events = events
+    super.init(downstream: downstream)
   }
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock {
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    events.receiveSubscription?(subscription)
-    downstream.receive(subscription: self)
+    accept(subscription, events.receiveSubscription)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ status.isSubscribed }) else { return .none }
+    guard isSubscribed else { return .none }
     events.receiveOutput?(input)
     let demand = downstream.receive(input)
     if demand > 0 { events.receiveRequest?(demand) }
@@ -70,28 +59,20 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let wasSubscribed = lock.withLock {
-      defer { status = .terminal }
-      return status.isSubscribed
-    }
-    guard wasSubscribed else { return }
+    guard isSubscribed else { return }
     events.receiveCompletion?(completion)
-    downstream.receive(completion: completion)
+    finish(completion)
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  override func request(_ demand: Subscribers.Demand) {
     events.receiveRequest?(demand)
-    lock.withLock { status.subscription }?.request(demand)
+    super.request(demand)
   }
 
-  func cancel() {
-    let subscription = lock.withLock {
-      defer { status = .terminal }
-      return status.subscription
-    }
-    guard let subscription else { return }
+  override func cancel() {
+    guard isSubscribed else { return }
     events.receiveCancel?()
-    subscription.cancel()
+    end()
   }
 }
 

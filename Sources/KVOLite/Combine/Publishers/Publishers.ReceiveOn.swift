@@ -32,30 +32,21 @@ extension Publisher {
   }
 }
 
-private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
-  // @unchecked: the mutable state is behind `lock`; the downstream is only called on `queue`.
+private final class ReceiveOnInner<Downstream: Subscriber>: OperatorSubscription<Downstream>,
+  Subscriber, @unchecked Sendable
+{
+  // @unchecked: the downstream is only called on `queue`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let lock = Lock()
-  private var status = SubscriptionStatus.awaitingSubscription
-  private let downstream: Downstream
   private let queue: DispatchQueue
 
   init(downstream: Downstream, queue: DispatchQueue) {
-    self.downstream = downstream
     self.queue = queue
+    super.init(downstream: downstream)
   }
 
-  func receive(subscription: any Subscription) {
-    let accepted = lock.withLock {
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    downstream.receive(subscription: self)
-  }
+  func receive(subscription: any Subscription) { accept(subscription) }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     schedule {
@@ -67,13 +58,7 @@ private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    schedule {
-      let wasSubscribed = self.lock.withLock {
-        defer { self.status = .terminal }
-        return self.status.isSubscribed
-      }
-      if wasSubscribed { self.downstream.receive(completion: completion) }
-    }
+    schedule { self.finish(completion) }
   }
 
   /// Runs `work` on the queue. The values it carries cross threads by design: the Publisher
@@ -81,17 +66,5 @@ private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscrip
   private func schedule(_ work: @escaping () -> Void) {
     let box = UncheckedSendable(work)
     queue.async { box.value() }
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
-  }
-
-  func cancel() {
-    let subscription = lock.withLock {
-      defer { status = .terminal }
-      return status.subscription
-    }
-    subscription?.cancel()
   }
 }
