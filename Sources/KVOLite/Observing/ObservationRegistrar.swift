@@ -87,6 +87,17 @@ public final class ObservationRegistrar: @unchecked Sendable {
   {
     guard let index = table.declaredIndex(of: keyPath), table.entries[index].role != .derived
     else { return false }
+    record.registrar = self
+    record.keyIndex = Int32(index)
+    // Already stamped (every registration after the first): check and insert under one lock.
+    lock.lock()
+    if index < slots.count, slots[index].isStamped, !isTornDown {
+      slots[index].insert(record)
+      if index < 64 { observedMask |= 1 &<< UInt64(index) }
+      lock.unlock()
+      return true
+    }
+    lock.unlock()
     try stamp(object, key: index, entry: table.entries[index], typeName: table.typeName)
     return add(record, key: index)
   }
