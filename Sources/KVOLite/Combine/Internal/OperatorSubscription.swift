@@ -22,12 +22,7 @@ class OperatorSubscription<Downstream: Subscriber>: Subscription, @unchecked Sen
   /// Takes the upstream subscription (cancelling any second one), then hands `self` to
   /// downstream as its subscription.
   @inlinable final func accept(_ subscription: any Subscription, _ hook: ((any Subscription) -> Void)? = nil) {
-    let accepted = lock.withLock {
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
+    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
     hook?(subscription)
     downstream.receive(subscription: self)
   }

@@ -5,6 +5,15 @@ enum SubscriptionStatus {
   case subscribed(any Subscription)
   case terminal
 
+  /// Takes `subscription` if none was taken yet; returns whether it did (a second subscription
+  /// must be cancelled by the caller). Call with the owner's lock held.
+  @inlinable
+  mutating func accept(_ subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = self else { return false }
+    self = .subscribed(subscription)
+    return true
+  }
+
   /// Whether there is a subscription, without copying it out (a copy of an existential costs a
   /// retain and a release on every value).
   @inlinable

@@ -24,12 +24,7 @@ extension Subscribers {
     }
 
     @inlinable public func receive(subscription: any Subscription) {
-      let accepted = lock.withLock {
-        guard case .awaitingSubscription = status else { return false }
-        status = .subscribed(subscription)
-        return true
-      }
-      guard accepted else { return subscription.cancel() }
+      guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
       subscription.request(.unlimited)
     }
 
