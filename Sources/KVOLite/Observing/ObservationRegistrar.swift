@@ -63,13 +63,17 @@ public final class ObservationRegistrar: @unchecked Sendable {
   func add(_ trigger: Trigger, key index: Int) -> Bool {
     trigger.registrar = self
     trigger.keyIndex = Int32(index)
-    return lock.withLock {
-      guard !isTornDown else { return false }
-      ensureSlot(index)
-      slots[index].insert(trigger)
-      if index < 64 { observedMask |= 1 &<< UInt64(index) }
-      return true
-    }
+    return lock.withLock { insertLocked(trigger, key: index) }
+  }
+
+  /// Inserts `trigger` into the list of key `index` with the lock held; `false` if the
+  /// registrar's object is being released.
+  private func insertLocked(_ trigger: Trigger, key index: Int) -> Bool {
+    guard !isTornDown else { return false }
+    ensureSlot(index)
+    slots[index].insert(trigger)
+    if index < 64 { observedMask |= 1 &<< UInt64(index) }
+    return true
   }
 
   /// Makes `slots[index]` exist. Call with the lock held.
@@ -90,14 +94,10 @@ public final class ObservationRegistrar: @unchecked Sendable {
     record.registrar = self
     record.keyIndex = Int32(index)
     // Already stamped (every registration after the first): check and insert under one lock.
-    lock.lock()
-    if index < slots.count, slots[index].isStamped, !isTornDown {
-      slots[index].insert(record)
-      if index < 64 { observedMask |= 1 &<< UInt64(index) }
-      lock.unlock()
-      return true
+    let inserted = lock.withLock {
+      index < slots.count && slots[index].isStamped && insertLocked(record, key: index)
     }
-    lock.unlock()
+    if inserted { return true }
     try stamp(object, key: index, entry: table.entries[index], typeName: table.typeName)
     return add(record, key: index)
   }

@@ -14,8 +14,12 @@ import Foundation
 /// whole array through the property remains a setting.
 ///
 /// The proxy is live (it reads the current array) and holds its object strongly; it is meant to
-/// be used and dropped. Each mutation is atomic and may be made from any thread. A mutation
-/// with an index out of range throws and changes nothing.
+/// be used and dropped. Mutations may be made from any thread: each is checked and applied under
+/// the object's lock. A mutation with an index out of range throws and changes nothing. When
+/// the key is observed, the check happens again after the will-time notifications; if another
+/// thread changed the array meanwhile so that the indexes no longer fit, the mutation is dropped
+/// (observers then saw its prior notification only). Serialize structural changes to one
+/// relationship if that matters.
 public struct KeyValueArray<Root: KeyValueObservable, Element> {
   // Inlinable throughout, so that clients specialize it for their element type.
   @usableFromInline let object: Root
