@@ -1,28 +1,34 @@
-// kvolite-benchmarks: every workload of SPEC §8 for every contender, interleaved, in one process.
-// Build in release mode:
+// kvolite-benchmarks: every workload of SPEC §8 for every contender, interleaved, in one process,
+// as ratios to the fair floor of the same run. Build in release mode:
 //   swift run -c release kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME]
 // --filter keeps the workloads whose name contains TEXT; --contender runs one contender only
 // (for profiling; no ratios then).
 
 let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+  arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
 let quick = arguments.contains("--quick")
-let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-let only = arguments.firstIndex(of: "--contender").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let filter = option("--filter")
 let harness = Harness(
-  rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000, onlyContender: only)
+  rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000, onlyContender: option("--contender"))
 
 let workloads: [Workload] = [
   SetWorkloads.observed(1), SetWorkloads.observed(10), SetWorkloads.observed(100),
   SetWorkloads.observed(100, perCallback: true),
   SetWorkloads.unobserved(siblingObservers: false), SetWorkloads.unobserved(siblingObservers: true),
   RegistrationWorkloads.registerAndCancel, RegistrationWorkloads.chain,
+  MirrorWorkloads.mirror(viewModelsOwn: false), MirrorWorkloads.mirror(viewModelsOwn: true),
   ToManyWorkloads.append(countOnly: false), ToManyWorkloads.append(countOnly: true),
-  ToManyWorkloads.derived, MirrorWorkload.roundTrip,
+  ToManyWorkloads.derived,
 ]
 
 Report.printHeader(rounds: harness.rounds)
+var failed = false
 for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
-  Report.print(harness.run(workload))
+  let result = harness.run(workload)
+  if case .failure = result { failed = true }
+  Report.print(workload, result)
 }
 if filter.map({ "M  heap bytes".contains($0) }) ?? true {
   Report.printMemory(MemoryWorkload.run())
@@ -30,8 +36,11 @@ if filter.map({ "M  heap bytes".contains($0) }) ?? true {
 if filter.map({ "R  package-editor".contains($0) }) ?? true {
   switch EditorWorkload.run() {
   case .success(let seconds):
-    print("| R  package-editor --batch, 100,000 lines | KVOLite | \(Report.format2(seconds)) s | — | < 0.5 s |")
+    print("| R  package-editor --batch, 100,000 lines | KVOLite | \(Report.format2(seconds)) s | — | — | < 0.5 s |")
   case .failure(let failure):
-    print("| R  package-editor --batch, 100,000 lines | KVOLite | — | — | not measured: \(failure.reason) |")
+    print("| R  package-editor --batch, 100,000 lines | KVOLite | — | — | — | not measured: \(failure.reason) |")
   }
 }
+print("")
+print("side effect total: \(Effect.total)")
+if failed { fatalError("a sanity check failed: the timings above are not comparable") }

@@ -42,7 +42,7 @@ public final class PackageViewModel: ObservableObject {
       try mirror(\.recipient.lastName, &$lastName)
       let willChange = objectWillChange
       observations.append(
-        try package.observe(\.recipient.postalAddress.street, options: [.prior]) { _, change in
+        package.observe(\.recipient.postalAddress.street, options: [.prior]) { _, change in
           if change.isPrior { willChange.send() }
         })
       try observeSummaryInputs()
@@ -59,7 +59,7 @@ public final class PackageViewModel: ObservableObject {
     _ published: inout Published<String>.Publisher
   ) throws(KeyValueError) {
     let echo = MirrorGuard<String>()
-    try package.publisher(for: modelKeyPath).filter(echo.crossing).assign(to: &published)
+    package.publisher(for: modelKeyPath).filter(echo.crossing).assign(to: &published)
     published.dropFirst().removeDuplicates()
       .filter(echo.crossing)
       .assign(to: modelKeyPath, on: package)
@@ -74,7 +74,7 @@ public final class PackageViewModel: ObservableObject {
       observations.append(try package.observe(keyPath) { [weak self] _ in self?.updateSummary() })
     }
     observations.append(
-      try package.observe(\.contents, options: [.old, .new]) { [weak self] package, change in
+      package.observe(\.contents, options: [.old, .new]) { [weak self] package, change in
         guard let self else { return }
         switch change.kind {
         case .setting: totals = PackageSummary.Totals(package.contents)

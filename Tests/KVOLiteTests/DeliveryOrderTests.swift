@@ -10,7 +10,7 @@ struct DeliveryOrderTests {
     var tokens: [ObservationToken] = []
     for name in ["a", "b", "c"] {
       tokens.append(
-        try person.observe(\.age, options: [.prior]) { _, change in
+        person.observe(\.age, options: [.prior]) { _, change in
           log.append("\(name)\(change.isPrior ? " prior" : "")")
         })
     }
@@ -22,10 +22,10 @@ struct DeliveryOrderTests {
   func orderAcrossKinds() throws {
     let parcel = Parcel()
     let log = Log<String>()
-    let t1 = try parcel.recipient.observe(\.firstName) { _, _ in log.append("direct 1") }
-    let t2 = try parcel.observe(\.recipient.firstName) { _, _ in log.append("chain") }
+    let t1 = parcel.recipient.observe(\.firstName) { _, _ in log.append("direct 1") }
+    let t2 = parcel.observe(\.recipient.firstName) { _, _ in log.append("chain") }
     let t3 = try parcel.recipient.observe("firstName") { _ in log.append("string") }
-    let t4 = try parcel.recipient.observe(\.firstName) { _, _ in log.append("direct 2") }
+    let t4 = parcel.recipient.observe(\.firstName) { _, _ in log.append("direct 2") }
     parcel.recipient.firstName = "x"
     #expect(log.all == ["direct 1", "chain", "string", "direct 2"])
     _ = (t1, t2, t3, t4)
@@ -35,11 +35,11 @@ struct DeliveryOrderTests {
   func reentrantChangeDepthFirst() throws {
     let person = Person()
     let log = Log<String>()
-    let first = try person.observe(\.age, options: [.old, .new]) { person, change in
+    let first = person.observe(\.age, options: [.old, .new]) { person, change in
       log.append("first \(change.oldValue!)->\(change.newValue!)")
       if change.newValue == 1 { person.age = 2 }
     }
-    let second = try person.observe(\.age, options: [.old, .new]) { _, change in
+    let second = person.observe(\.age, options: [.old, .new]) { _, change in
       log.append("second \(change.oldValue!)->\(change.newValue!)")
     }
     person.age = 1
@@ -52,10 +52,10 @@ struct DeliveryOrderTests {
     let person = Person()
     let log = Log<String>()
     var late: ObservationToken?
-    let first = try person.observe(\.age, options: [.new]) { person, change in
+    let first = person.observe(\.age, options: [.new]) { person, change in
       log.append("first \(change.newValue!)")
       if late == nil {
-        late = try? person.observe(\.age, options: [.new]) { _, change in
+        late = person.observe(\.age, options: [.new]) { _, change in
           log.append("late \(change.newValue!)")
         }
       }
@@ -71,11 +71,11 @@ struct DeliveryOrderTests {
     let person = Person()
     let log = Log<String>()
     var victim: ObservationToken?
-    let killer = try person.observe(\.age, options: [.prior]) { _, change in
+    let killer = person.observe(\.age, options: [.prior]) { _, change in
       log.append(change.isPrior ? "killer prior" : "killer")
       victim?.invalidate()
     }
-    victim = try person.observe(\.age, options: [.prior]) { _, change in
+    victim = person.observe(\.age, options: [.prior]) { _, change in
       log.append(change.isPrior ? "victim prior" : "victim")
     }
     person.age = 1
@@ -89,7 +89,7 @@ struct DeliveryOrderTests {
     let person = Person()
     let counter = Counter()
     var token: ObservationToken?
-    token = try person.observe(\.age) { _, _ in
+    token = person.observe(\.age) { _, _ in
       counter.increment()
       token?.invalidate()
       token?.invalidate()
@@ -103,8 +103,8 @@ struct DeliveryOrderTests {
   func removingOneKeepsTheOther() throws {
     let person = Person()
     let log = Log<String>()
-    let a = try person.observe(\.age) { _, _ in log.append("a") }
-    let b = try person.observe(\.age) { _, _ in log.append("b") }
+    let a = person.observe(\.age) { _, _ in log.append("a") }
+    let b = person.observe(\.age) { _, _ in log.append("b") }
     a.invalidate()
     person.age = 1
     #expect(log.all == ["b"])

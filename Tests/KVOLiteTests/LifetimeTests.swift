@@ -9,7 +9,7 @@ private final class Watcher {
   var seen = 0
   init(person: Person, released: Counter) throws {
     self.released = released
-    token = try person.observe(\.age) { [weak self] _, _ in self?.seen += 1 }
+    token = person.observe(\.age) { [weak self] _, _ in self?.seen += 1 }
   }
   deinit {
     token?.invalidate()
@@ -27,7 +27,7 @@ struct LifetimeTests {
     do {
       let captured = Counter()
       capture = captured
-      let token = try person.observe(\.age) { _, _ in
+      let token = person.observe(\.age) { _, _ in
         captured.increment()
         counter.increment()
       }
@@ -44,7 +44,7 @@ struct LifetimeTests {
   func discardedToken() throws {
     let person = Person()
     let counter = Counter()
-    _ = try person.observe(\.age) { _, _ in counter.increment() }
+    _ = person.observe(\.age) { _, _ in counter.increment() }
     person.age = 1
     #expect(counter.count == 0)
   }
@@ -68,7 +68,7 @@ struct LifetimeTests {
   func invalidateTwiceAndElsewhere() throws {
     let person = Person()
     let counter = Counter()
-    let token = try person.observe(\.age) { _, _ in counter.increment() }
+    let token = person.observe(\.age) { _, _ in counter.increment() }
     DispatchQueue.global().sync { token.invalidate() }
     token.invalidate()
     person.age = 1
@@ -80,8 +80,8 @@ struct LifetimeTests {
   func cancelInsideInitial() throws {
     let person = Person()
     let log = Log<String>()
-    let other = try person.observe(\.age) { _, _ in log.append("other") }
-    let token = try person.observe(\.age, options: [.initial, .new]) { person, change in
+    let other = person.observe(\.age) { _, _ in log.append("other") }
+    let token = person.observe(\.age, options: [.initial, .new]) { person, change in
       log.append("self \(change.newValue!)")
       if change.newValue == 0 {
         other.invalidate()
@@ -98,7 +98,7 @@ struct LifetimeTests {
     let parcel = Parcel()
     let counter = Counter()
     var token: ObservationToken?
-    token = try parcel.observe(\.recipient.address.street, options: [.initial]) { parcel, _ in
+    token = parcel.observe(\.recipient.address.street, options: [.initial]) { parcel, _ in
       counter.increment()
       if counter.count == 1 { parcel.recipient.address.street = "inside" }
     }
@@ -115,7 +115,7 @@ struct LifetimeTests {
     let released = Counter()
     let counter = Counter()
     var person: Person? = Person(onDeinit: { released.increment() })
-    let token = try person!.observe(\.age) { _, _ in counter.increment() }
+    let token = person!.observe(\.age) { _, _ in counter.increment() }
     person = nil
     #expect(released.count == 1)
     token.invalidate()
@@ -129,7 +129,7 @@ struct LifetimeTests {
     let person = Person(address: address)
     var parcel: Parcel? = Parcel(recipient: person)
     let counter = Counter()
-    let token = try parcel!.observe(\.recipient.address.street) { _, _ in counter.increment() }
+    let token = parcel!.observe(\.recipient.address.street) { _, _ in counter.increment() }
     #expect(address.observationRegistrar.triggerCount == 1)
     parcel = nil
     #expect(person.observationRegistrar.triggerCount == 0)
@@ -160,7 +160,7 @@ struct LifetimeTests {
       let parcel = Parcel(
         recipient: Person(address: Address(onDeinit: { released.increment() }), onDeinit: { released.increment() }),
         onDeinit: { released.increment() })
-      token = try parcel.observe(\.recipient.address.street, options: [.old, .new]) { _, _ in }
+      token = parcel.observe(\.recipient.address.street, options: [.old, .new]) { _, _ in }
       parcel.recipient.address.street = "x"
     }
     #expect(released.count == 3)
@@ -172,7 +172,7 @@ struct LifetimeTests {
     let person = Person()
     let released = Counter()
     var watcher: Watcher? = try Watcher(person: person, released: released)
-    let killer = try person.observe(\.age) { _, _ in watcher = nil }
+    let killer = person.observe(\.age) { _, _ in watcher = nil }
     person.age = 1
     #expect(released.count == 1)
     _ = killer

@@ -7,7 +7,7 @@ struct ManualNotificationTests {
   func automaticOff() throws {
     let person = Person()
     let counter = Counter()
-    let token = try person.observe(\.manual) { _, _ in counter.increment() }
+    let token = person.observe(\.manual) { _, _ in counter.increment() }
     person.manual = 1
     #expect(counter.count == 0)
     #expect(person.manual == 1)
@@ -18,7 +18,7 @@ struct ManualNotificationTests {
   func initialStillFires() throws {
     let person = Person()
     let log = Log<KeyValueChange<Int>>()
-    let token = try person.observe(\.manual, options: [.initial, .new]) { _, change in log.append(change) }
+    let token = person.observe(\.manual, options: [.initial, .new]) { _, change in log.append(change) }
     #expect(log.all == [KeyValueChange(kind: .setting, newValue: 0)])
     _ = token
   }
@@ -27,7 +27,7 @@ struct ManualNotificationTests {
   func manualPair() throws {
     let person = Person()
     let log = Log<KeyValueChange<Int>>()
-    let token = try person.observe(\.manual, options: [.old, .new, .prior]) { _, change in
+    let token = person.observe(\.manual, options: [.old, .new, .prior]) { _, change in
       log.append(change)
     }
     try person.willChangeValue(for: \.manual)
@@ -59,7 +59,7 @@ struct ManualNotificationTests {
   func nestedPairs() throws {
     let person = Person()
     let log = Log<String>()
-    let token = try person.observe(\.manual, options: [.old, .new]) { _, change in
+    let token = person.observe(\.manual, options: [.old, .new]) { _, change in
       log.append("\(change.oldValue!) -> \(change.newValue!)")
     }
     try person.willChangeValue(for: \.manual)
@@ -76,8 +76,8 @@ struct ManualNotificationTests {
   func interleavedKeys() throws {
     let person = Person()
     let log = Log<String>()
-    let a = try person.observe(\.manual) { _, _ in log.append("manual") }
-    let b = try person.observe(\.age) { _, _ in log.append("age") }
+    let a = person.observe(\.manual) { _, _ in log.append("manual") }
+    let b = person.observe(\.age) { _, _ in log.append("age") }
     try person.willChangeValue(for: \.manual)
     try person.willChangeValue(for: \.age)
     try person.didChangeValue(for: \.manual)
@@ -90,7 +90,7 @@ struct ManualNotificationTests {
   func unpairedDid() throws {
     let person = Person()
     let counter = Counter()
-    let token = try person.observe(\.age) { _, _ in counter.increment() }
+    let token = person.observe(\.age) { _, _ in counter.increment() }
     try person.didChangeValue(for: \.age)
     try person.didChangeValue(forKey: "age")
     #expect(counter.count == 0)
@@ -101,7 +101,7 @@ struct ManualNotificationTests {
   func manualAroundAutomatic() throws {
     let person = Person()
     let counter = Counter()
-    let token = try person.observe(\.age) { _, _ in counter.increment() }
+    let token = person.observe(\.age) { _, _ in counter.increment() }
     try person.willChangeValue(for: \.age)
     person.age = 1
     try person.didChangeValue(for: \.age)

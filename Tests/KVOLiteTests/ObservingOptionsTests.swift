@@ -7,7 +7,7 @@ struct ObservingOptionsTests {
   func noOptions() throws {
     let person = Person(firstName: "A")
     let log = Log<KeyValueChange<String>>()
-    let token = try person.observe(\.firstName) { _, change in log.append(change) }
+    let token = person.observe(\.firstName) { _, change in log.append(change) }
     person.firstName = "B"
     #expect(log.all == [KeyValueChange(kind: .setting)])
     _ = token
@@ -17,7 +17,7 @@ struct ObservingOptionsTests {
   func initialBeforeReturn() throws {
     let person = Person(firstName: "A")
     let log = Log<KeyValueChange<String>>()
-    let token = try person.observe(\.firstName, options: [.initial, .old, .new]) { _, change in
+    let token = person.observe(\.firstName, options: [.initial, .old, .new]) { _, change in
       log.append(change)
     }
     #expect(log.all == [KeyValueChange(kind: .setting, newValue: "A")])
@@ -34,7 +34,7 @@ struct ObservingOptionsTests {
   func initialWithoutNew() throws {
     let person = Person(firstName: "A")
     let log = Log<KeyValueChange<String>>()
-    let token = try person.observe(\.firstName, options: [.initial, .old]) { _, change in
+    let token = person.observe(\.firstName, options: [.initial, .old]) { _, change in
       log.append(change)
     }
     #expect(log.all == [KeyValueChange(kind: .setting)])
@@ -45,7 +45,7 @@ struct ObservingOptionsTests {
   func priorCarriesOldOnly() throws {
     let person = Person(firstName: "A")
     let log = Log<KeyValueChange<String>>()
-    let token = try person.observe(\.firstName, options: [.prior, .old, .new]) { _, change in
+    let token = person.observe(\.firstName, options: [.prior, .old, .new]) { _, change in
       log.append(change)
     }
     person.firstName = "B"
@@ -61,7 +61,7 @@ struct ObservingOptionsTests {
   func priorReadsOldValue() throws {
     let person = Person(firstName: "A")
     let log = Log<String>()
-    let token = try person.observe(\.firstName, options: [.prior]) { person, change in
+    let token = person.observe(\.firstName, options: [.prior]) { person, change in
       log.append("\(change.isPrior ? "prior" : "post") \(person.firstName)")
     }
     person.firstName = "B"
@@ -73,7 +73,7 @@ struct ObservingOptionsTests {
   func equalValueNotifies() throws {
     let person = Person(firstName: "A")
     let log = Log<KeyValueChange<String>>()
-    let token = try person.observe(\.firstName, options: [.old, .new]) { _, change in
+    let token = person.observe(\.firstName, options: [.old, .new]) { _, change in
       log.append(change)
     }
     person.firstName = "A"
@@ -87,7 +87,7 @@ struct ObservingOptionsTests {
   func optionalValues() throws {
     let person = Person()
     let log = Log<KeyValueChange<String?>>()
-    let token = try person.observe(\.nickname, options: [.initial, .old, .new]) { _, change in
+    let token = person.observe(\.nickname, options: [.initial, .old, .new]) { _, change in
       log.append(change)
     }
     person.nickname = "Al"
@@ -105,10 +105,10 @@ struct ObservingOptionsTests {
   func optionsDoNotLeak() throws {
     let person = Person(firstName: "A")
     let log = Log<String>()
-    let first = try person.observe(\.firstName, options: [.new]) { _, change in
+    let first = person.observe(\.firstName, options: [.new]) { _, change in
       log.append("first \(change)")
     }
-    let second = try person.observe(\.firstName, options: [.old, .new, .prior]) { _, change in
+    let second = person.observe(\.firstName, options: [.old, .new, .prior]) { _, change in
       log.append("second \(change)")
     }
     person.firstName = "B"
@@ -125,7 +125,7 @@ struct ObservingOptionsTests {
   func untouchedKeysAreQuiet() throws {
     let person = Person()
     let counter = Counter()
-    let token = try person.observe(\.lastName) { _, _ in counter.increment() }
+    let token = person.observe(\.lastName) { _, _ in counter.increment() }
     person.firstName = "X"
     person.age = 3
     #expect(counter.count == 0)

@@ -12,9 +12,9 @@ struct ThreadSafetyTests {
     let fast = Counter()
     let general = Counter()
     let priors = Counter()
-    let t1 = try person.observe(\.age, options: [.new]) { _, _ in fast.increment() }
-    let t2 = try person.observe(\.firstName, options: [.old, .new]) { _, _ in fast.increment() }
-    let t3 = try person.observe(\.lastName, options: [.prior, .old, .new]) { _, change in
+    let t1 = person.observe(\.age, options: [.new]) { _, _ in fast.increment() }
+    let t2 = person.observe(\.firstName, options: [.old, .new]) { _, _ in fast.increment() }
+    let t3 = person.observe(\.lastName, options: [.prior, .old, .new]) { _, change in
       change.isPrior ? priors.increment() : general.increment()
     }
     race(workers: Self.workers) { worker in
@@ -36,16 +36,16 @@ struct ThreadSafetyTests {
     let person = Person()
     let standing = Counter()
     let transient = Counter()
-    let token = try person.observe(\.age, options: [.old, .new]) { _, _ in standing.increment() }
+    let token = person.observe(\.age, options: [.old, .new]) { _, _ in standing.increment() }
     race(workers: Self.workers) { worker in
       for round in 0..<Self.rounds {
         if worker % 2 == 0 {
           person.age = round
         } else {
           let options: ObservingOptions = round % 2 == 0 ? [.new] : [.prior, .old]
-          let other = try? person.observe(\.age, options: options) { _, _ in transient.increment() }
+          let other = person.observe(\.age, options: options) { _, _ in transient.increment() }
           let chain = try? person.observe("address.street") { _ in transient.increment() }
-          if round % 3 == 0 { other?.invalidate() }
+          if round % 3 == 0 { other.invalidate() }
           _ = chain
         }
       }
@@ -61,7 +61,7 @@ struct ThreadSafetyTests {
     let created = Counter()
     let parcel = Parcel()
     let notifications = Counter()
-    let token = try parcel.observe(\.recipient.address.street, options: [.old, .new]) { _, _ in
+    let token = parcel.observe(\.recipient.address.street, options: [.old, .new]) { _, _ in
       notifications.increment()
     }
     race(workers: Self.workers) { worker in
@@ -97,7 +97,7 @@ struct ThreadSafetyTests {
   func manualPairsPerThread() throws {
     let person = Person()
     let log = Locked<[Int: Int]>([:])
-    let token = try person.observe(\.manual, options: [.old, .new]) { _, change in
+    let token = person.observe(\.manual, options: [.old, .new]) { _, change in
       log.withLock { $0[change.newValue!, default: 0] += 1 }
     }
     race(workers: Self.workers) { worker in
@@ -118,9 +118,8 @@ struct ThreadSafetyTests {
     race(workers: Self.workers) { worker in
       for round in 0..<Self.rounds / 2 {
         if worker == 0 {
-          if let token = try? person.observe(\.age, options: [.new], changeHandler: { _, _ in }) {
-            tokens.withLock { $0.append(token) }
-          }
+          let token = person.observe(\.age, options: [.new]) { _, _ in }
+          tokens.withLock { $0.append(token) }
         } else if worker == 1 {
           _ = tokens.withLock { $0.popLast() }
         } else {
@@ -140,9 +139,9 @@ struct ThreadSafetyTests {
       let holder = Locked<Person?>(Person(onDeinit: { released.increment() }))
       let tokens = try holder.withLock { person in
         [
-          try person!.observe(\.age) { _, _ in },
+          person!.observe(\.age) { _, _ in },
           try person!.observe("address.street") { _ in },
-          try person!.observe(\.firstName, options: [.prior]) { _, _ in },
+          person!.observe(\.firstName, options: [.prior]) { _, _ in },
         ]
       }
       race(workers: 3) { worker in
@@ -175,10 +174,8 @@ struct ThreadSafetyTests {
       for round in 0..<Self.rounds / 2 {
         switch worker {
         case 0:
-          if let publisher = try? person.publisher(for: \.age) {
-            let cancellable = publisher.sink { _ in kvo.increment() }
-            cancellables.withLock { $0.append(cancellable) }
-          }
+          let cancellable = person.publisher(for: \.age).sink { _ in kvo.increment() }
+          cancellables.withLock { $0.append(cancellable) }
         case 1: cancellables.withLock { $0.popLast() }?.cancel()
         default: person.age = round
         }

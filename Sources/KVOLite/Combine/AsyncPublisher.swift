@@ -1,6 +1,6 @@
 /// The values of a publisher as an `AsyncSequence`, for `for await` code.
 ///
-///     for await name in try person.values(for: \.firstName) { print(name) }
+///     for await name in person.values(for: \.firstName) { print(name) }
 ///
 /// The iterator requests one value at a time, so nothing is buffered: a value published while
 /// nobody awaits is dropped by publishers that drop values without demand (KVO publishers), and
@@ -39,8 +39,8 @@ extension KeyValueObservable {
   /// The values of a key path as an `AsyncSequence`: `publisher(for:options:).values`.
   public func values<Value>(
     for keyPath: KeyPath<Self, Value>, options: ObservingOptions = [.initial, .new]
-  ) throws(KeyValueError) -> AsyncPublisher<KeyValueObservingPublisher<Self, Value>> {
-    try publisher(for: keyPath, options: options).values
+  ) -> AsyncPublisher<KeyValueObservingPublisher<Self, Value>> {
+    publisher(for: keyPath, options: options).values
   }
 }
 

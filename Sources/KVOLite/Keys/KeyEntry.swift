@@ -16,8 +16,6 @@ final class KeyEntry: @unchecked Sendable {
   let notifiesAutomatically: Bool
   /// Reads the value, boxed as it is (an optional stays an optional inside the box).
   let value: (AnyObject) -> Any
-  /// Writes the key's index into an ``Observed`` storage of the property's type.
-  let stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)?
   /// For to-one relationships: the related object, or `nil`.
   var related: ((AnyObject) -> (any KeyValueObservable)?)? = nil
   /// For to-one relationships: the related type's keys (resolved lazily, so that two types may
@@ -27,16 +25,20 @@ final class KeyEntry: @unchecked Sendable {
   var elements: ((AnyObject) -> [Any])? = nil
   /// For to-many relationships: the number of elements (`@count` without boxing them all).
   var elementCount: ((AnyObject) -> Int)? = nil
-  /// For to-many relationships: applies a mutation given type-erased elements (checked).
+  /// For to-many relationships: applies a mutation given type-erased elements (checked) to
+  /// the ``Observed`` storage at the given address of the object.
   var mutateErased:
-    ((AnyObject, Int, String, KeyValueChangeKind, [Int], [Any]) throws(KeyValueError) -> Void)? = nil
+    (
+      (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
+        throws(KeyValueError) -> Void
+    )? = nil
   /// For to-many relationships of observable objects: the elements' keys.
   var elementKeys: (() -> KeyTable)? = nil
   /// For derived keys: the key paths (relative to the declaring type) that affect the value.
   var affectedBy: [String] = []
   /// Makes a direct record for a string observation of this key, with type-erased values.
   var makeErasedRecord:
-    ((ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger)? = nil
+    ((RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger)? = nil
   /// Type-checks, validates and stores a value; `nil` if the key cannot be set.
   var assign: ((AnyObject, Any?, String) throws(KeyValueError) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.
@@ -44,8 +46,7 @@ final class KeyEntry: @unchecked Sendable {
 
   init(
     name: String, keyPath: AnyKeyPath, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
-    isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any,
-    stampKeyIndex: ((UnsafeMutableRawPointer, Int32) -> Void)? = nil
+    isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any
   ) {
     self.name = name
     self.keyPath = keyPath
@@ -55,7 +56,6 @@ final class KeyEntry: @unchecked Sendable {
     self.isOptional = isOptional
     self.notifiesAutomatically = notifiesAutomatically
     self.value = value
-    self.stampKeyIndex = stampKeyIndex
   }
 
   /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.
@@ -70,10 +70,10 @@ final class KeyEntry: @unchecked Sendable {
   /// Makes the `makeErasedRecord` closure for a stored key of `Root` holding a `Value`: a
   /// direct record whose handler boxes the values (optionals flattened).
   static func erasedRecordMaker<Root: AnyObject, Value>(_: Root.Type, _: Value.Type)
-    -> (ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger
+    -> (RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger
   {
-    { options, handler in
-      TypedRecord<Root, Value>(options: options) { _, change in
+    { context, index, options, handler in
+      TypedRecord<Root, Value>(context: context, keyIndex: index, options: options) { _, change in
         handler(
           KeyValueChange(
             kind: change.kind, oldValue: change.oldValue.map { KeyEntry.box($0) },
@@ -83,18 +83,12 @@ final class KeyEntry: @unchecked Sendable {
     }
   }
 
-  /// Makes the `stampKeyIndex` closure for an ``Observed`` storage of `Value`.
-  static func stamper<Value>(_: Value.Type) -> (UnsafeMutableRawPointer, Int32) -> Void {
-    { storage, index in
-      storage.assumingMemoryBound(to: Observed<Value>.self).pointee.keyIndex = index
-    }
-  }
-
   /// Makes the `mutateErased` closure of a to-many relationship of `Element`s.
   static func erasedMutator<Element>(_: Element.Type)
-    -> (AnyObject, Int, String, KeyValueChangeKind, [Int], [Any]) throws(KeyValueError) -> Void
+    -> (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
+      throws(KeyValueError) -> Void
   {
-    { object, index, path, kind, indexes, elements throws(KeyValueError) in
+    { object, index, storage, path, kind, indexes, elements throws(KeyValueError) in
       var typed: [Element] = []
       for element in elements {
         guard let element = element as? Element else {
@@ -103,8 +97,9 @@ final class KeyEntry: @unchecked Sendable {
         }
         typed.append(element)
       }
-      try (object as! any KeyValueObservable).observationRegistrar.mutateToMany(
-        object, key: index, path: path
+      try ToManyMutation<Element>.apply(
+        to: object, registrar: (object as! any KeyValueObservable).observationRegistrar, key: index,
+        storage: storage.assumingMemoryBound(to: Observed<[Element]>.self), path: path
       ) { _ in ToManyMutation(kind: kind, indexes: indexes, elements: typed) }
     }
   }

@@ -153,8 +153,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = KeyEntry(
       name: name, keyPath: keyPath, role: role, valueType: valueType, storedType: Value.self,
       isOptional: isOptional, notifiesAutomatically: notifiesAutomatically,
-      value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] },
-      stampKeyIndex: KeyEntry.stamper(Value.self))
+      value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] })
     entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
     return entry
   }

@@ -36,14 +36,17 @@ final class KeyTable: @unchecked Sendable {
   let entries: [KeyEntry]
   let indexByName: [String: Int]
   let indexByKeyPath: [AnyKeyPath: Int]
+  // The caches are behind `cacheLock`, so their accesses are not checked for exclusivity too.
   private let cacheLock = Lock()
-  private var cache: [AnyKeyPath: [KeyStep]] = [:]
+  @exclusivity(unchecked) private var cache: [AnyKeyPath: [KeyStep]] = [:]
+  /// Storage offsets by key index, once probed (`nil` for a key with no ``Observed`` storage).
+  @exclusivity(unchecked) private var storageOffsets: [Int: Int?] = [:]
   /// String key paths resolved for key-value coding, by text (bounded: cleared when full).
-  private var resolvedPaths: [String: KeyValuePath] = [:]
+  @exclusivity(unchecked) private var resolvedPaths: [String: KeyValuePath] = [:]
   /// Key path objects recently looked up by `declaredIndex`, compared by identity: a key path
   /// literal is one object per call site, so this avoids hashing it on every registration. The
   /// key paths are retained, so that their addresses cannot be reused while cached.
-  private var recent: [(keyPath: AnyKeyPath, index: Int?)] = []
+  @exclusivity(unchecked) private var recent: [(keyPath: AnyKeyPath, index: Int?)] = []
 
   init(typeName: String, entries: [KeyEntry]) {
     self.typeName = typeName
@@ -61,6 +64,12 @@ final class KeyTable: @unchecked Sendable {
     }
     indexByName = byName
     indexByKeyPath = byKeyPath
+  }
+
+  /// The index of `keyPath` if it is one declared stored key (not derived); `nil` otherwise.
+  @usableFromInline
+  func directIndex(of keyPath: AnyKeyPath) -> Int? {
+    declaredIndex(of: keyPath).flatMap { entries[$0].role == .derived ? nil : $0 }
   }
 
   /// The index of `keyPath` if it is one declared key; `nil` if it is not.
@@ -179,5 +188,34 @@ extension KeyTable {
       composed = composed.flatMap { step.entry.keyPath.appending(path: $0) }
     }
     return composed
+  }
+}
+
+// MARK: - Storage
+
+extension KeyTable {
+  /// The offset of key `index`'s ``Observed`` storage in objects of this type, or `nil` if the
+  /// key is not an ``Observed`` property of its declared type (a derived key, or a computed one
+  /// notified by hand).
+  ///
+  /// Found the first time by probing `object` (see ``StorageProbe``), then remembered: every
+  /// object of a final class has the same layout.
+  ///
+  /// - Throws: ``KeyValueError/notObservable(key:type:)`` if the key notifies automatically but
+  ///   has no ``Observed`` storage: observing it would never fire.
+  func storageOffset(ofKey index: Int, probing object: AnyObject) throws(KeyValueError) -> Int? {
+    let entry = entries[index]
+    guard entry.role != .derived else { return nil }
+    let offset: Int?
+    if let known = cacheLock.withLock({ storageOffsets[index] }) {
+      offset = known
+    } else {
+      offset = StorageProbe.offset(of: entry.keyPath, in: object, reading: entry.value)
+      cacheLock.withLock { storageOffsets[index] = offset }
+    }
+    if offset == nil, entry.notifiesAutomatically {
+      throw .notObservable(key: entry.name, type: typeName)
+    }
+    return offset
   }
 }

@@ -1,41 +1,56 @@
 extension KeyValueObservable {
   /// Observes a typed key path: one declared key (`\.firstName`) or a chain of them
-  /// (`\.recipient.postalAddress.street`, `\.sender?.firstName`).
+  /// (`\.recipient.postalAddress.street`), with Foundation's signature.
   ///
-  /// With ``ObservingOptions/initial``, the handler is called once before this method returns.
-  /// After that it is called after every change, on the thread that made it, in registration
-  /// order among the observers of the same change. For a chain, a change at any level gives one
-  /// notification, and a replaced intermediate object is detached (and not retained).
+  /// With ``ObservingOptions/initial``, the handler is called once before this method returns
+  /// (after the observation is registered). After that it is called after every change, on the
+  /// thread that made it, in registration order among the observers of the same change. For a
+  /// chain, a change at any level gives one notification, and a replaced intermediate object is
+  /// detached (and not retained).
+  ///
+  /// A typed key path that cannot be observed is a programming error, as in Foundation (which
+  /// raises an exception there): a key path not made of keys declared in ``observableKeys``, or
+  /// a key declared as notifying automatically that is not an ``Observed`` property, stops the
+  /// program with a message that names the type and the key. String key paths
+  /// (``observe(_:options:changeHandler:)-(String,_,_)``) throw typed errors instead.
   ///
   /// - Parameters:
   ///   - keyPath: A key path made of keys declared in ``observableKeys``.
   ///   - options: What to deliver; none by default, as in Foundation.
   ///   - changeHandler: Called with the observed object and the change.
-  /// - Returns: A token that cancels the observation when invalidated or released.
-  /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not made of
-  ///   declared keys.
+  /// - Returns: A token that ends the observation when invalidated or released.
   @inlinable
   public func observe<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions = [],
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
+  ) -> ObservationToken {
+    do {
+      return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
+    } catch {
+      preconditionFailure("KVOLite: cannot observe \(error)")
+    }
+  }
+
+  /// ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` with its error thrown.
+  ///
+  /// Inlinable so that registering one declared key is specialized in the client.
+  @inlinable
+  func observeTyped<Value>(
+    _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
+    changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    // Inlinable so that registering one declared key is specialized in the client.
-    let record = TypedRecord<Self, Value>(options: options, handler: changeHandler)
-    guard
-      try observationRegistrar.addDirect(
-        record, for: keyPath, of: self, in: Self.observableKeys.table)
-    else {
+    let table = Self.observableKeys.table
+    guard let index = table.directIndex(of: keyPath) else {
       return try observeChain(keyPath, options: options, changeHandler: changeHandler)
     }
-    if options.contains(.initial), record.isActive {
-      let current: Value? = options.contains(.new) ? self[keyPath: keyPath] : nil
-      changeHandler(self, KeyValueChange(kind: .setting, newValue: current))
+    let record = try observationRegistrar.registerDirect(on: self, key: index, in: table) {
+      TypedRecord<Self, Value>(context: $0, keyIndex: index, options: options, handler: changeHandler)
     }
+    if options.contains(.initial) { record.sendInitial(self, self[keyPath: keyPath]) }
     return ObservationToken(record)
   }
 
-  /// The part of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` for chains
-  /// and derived keys.
+  /// The part of ``observeTyped(_:options:changeHandler:)`` for chains and derived keys.
   @usableFromInline
   func observeChain<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
@@ -58,7 +73,7 @@ extension KeyValueObservable {
   /// - Throws: ``KeyValueError`` naming the problem: a malformed path, an unknown key (with the
   ///   type, the path so far and a close match), a path that continues after an attribute or
   ///   through a to-many relationship, an index, an unknown or misplaced operator, or a key
-  ///   that never notifies.
+  ///   that never notifies. Nothing is registered then.
   public func observe(
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
@@ -66,15 +81,14 @@ extension KeyValueObservable {
     let path = try Self.observableKeys.table.keyValuePath(keyPath)
     let (steps, hasOperator) = try path.observedSteps()
     if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
-      // One stored key: a direct record, like a typed one-key observation (and, like it, with
-      // no weak reference to this object: those make every retain of it slower).
+      // One stored key: a direct record, like a typed one-key observation.
       let step = steps[0]
-      try observationRegistrar.stamp(self, key: step.index, entry: step.entry, typeName: step.table.typeName)
-      let record = make(options, changeHandler)
-      _ = observationRegistrar.add(record, key: step.index)
+      let record = try observationRegistrar.registerDirect(on: self, key: step.index, in: step.table) {
+        make($0, step.index, options, changeHandler)
+      }
       if options.contains(.initial), record.isActive {
         let current: Any?? = options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
-        changeHandler(KeyValueChange(kind: .setting, newValue: current))
+        DeliveryScope.run { changeHandler(KeyValueChange(kind: .setting, newValue: current)) }
       }
       return ObservationToken(record)
     }
@@ -102,6 +116,30 @@ extension KeyValueObservable {
     }
     if options.contains(.initial) { observation.sendInitial() }
     return ObservationToken(observation)
+  }
+}
+
+extension ObservationRegistrar {
+  /// Registers a direct observation of key `index` of `object`, made by `make` for the
+  /// registrar's context: checks that the key can be observed, adds the record to the key's
+  /// list, then marks the key's storage observed (in that order, so that a set in between
+  /// cannot find the storage observed with the record missing and clear it).
+  ///
+  /// - Throws: ``KeyValueError/notObservable(key:type:)``; nothing is registered then.
+  @usableFromInline
+  func registerDirect<Record: Trigger>(
+    on object: AnyObject, key index: Int, in table: KeyTable,
+    make: (RegistrarContext) -> Record
+  ) throws(KeyValueError) -> Record {
+    let offset = try table.storageOffset(ofKey: index, probing: object)
+    let record = make(context)
+    // The object is alive (the caller holds it), so its registrar is not torn down.
+    _ = record.context.add(record)
+    if table.entries[index].notifiesAutomatically, let offset {
+      StorageWord(UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+        .markObserved(key: index)
+    }
+    return record
   }
 }
 

@@ -4,18 +4,23 @@
 ///
 /// Every set notifies the key's observers, even when the new value equals the old one
 /// (filtering is `removeDuplicates()`'s job), unless the key was declared with
-/// `notifiesAutomatically: false`. Sets and gets take the object's lock for the duration of the
-/// copy, so they are safe from any thread; notifications are delivered after the value is
-/// stored, on the setting thread, with no lock held.
+/// `notifiesAutomatically: false`. Notifications are delivered after the value is stored, on
+/// the setting thread, with no lock held.
+///
+/// Each property has its own small lock, taken by every get and set for the duration of the
+/// copy, so reads and writes are safe from any thread. A set of a property nobody observes is
+/// that lock, a move of the new value and the release of the old one (after the lock): no
+/// registrar, no key path, no allocation. The old value is always released after unlocking,
+/// since releasing it may run a `deinit`.
 ///
 /// The property must also be declared in the type's ``KeyValueObservable/observableKeys``:
 /// that declaration gives it its name and its role.
 @propertyWrapper
 public struct Observed<Value> {
+  /// The property's lock and observation state (see ``StorageWord``). First, so that the
+  /// registrar finds it at the storage's address.
+  @usableFromInline var state: UInt32 = 0
   @usableFromInline var value: Value
-  /// The index of the property's key in its type's table, written by the registrar when the
-  /// key is first observed on this object. Until then (`-1`) nobody observes it.
-  @usableFromInline var keyIndex: Int32 = -1
 
   /// Creates the storage with its initial value (which notifies nobody).
   @inlinable
@@ -30,52 +35,62 @@ public struct Observed<Value> {
     set { fatalError() }  // swift-format-ignore
   }
 
-  // The accessors never pass a key path on: a key path handed to a function that is not inlined
-  // must be instantiated on every call, which would cost more than the whole fast path. The
-  // slow path reaches the storage through the offset the registrar recorded instead.
-
   /// The accessor the compiler calls for `object.property`.
+  ///
+  /// Always inlined, so that the key paths stay compile-time constants (a key path handed to a
+  /// function that is not inlined is instantiated on every call, which costs more than the
+  /// whole set). The slow path takes the storage's address instead.
   @inlinable
   public static subscript<Root: KeyValueObservable>(
     _enclosingInstance object: Root,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
   ) -> Value {
-    get {
-      let registrar = object.observationRegistrar
-      registrar.lock.lock()
-      if _slowPath(registrar.probingThread != 0) {
-        withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
-          registrar.recordProbe(object, storage: UnsafeRawPointer($0), valueType: Value.self)
-        }
-      }
-      let value = object[keyPath: storageKeyPath].value
-      registrar.lock.unlock()
+    @inline(__always) get {
+      let storage = address(of: storageKeyPath, in: object)
+      let word = StorageWord(storage)
+      let state = word.lock()
+      if _slowPath(StorageProbe.isActive) { StorageProbe.report(storage, keyPath: wrappedKeyPath) }
+      let value = storage.pointee.value
+      word.unlock(state)
       return value
     }
-    set {
-      let registrar = object.observationRegistrar
-      registrar.lock.lock()
-      let index = Int(object[keyPath: storageKeyPath].keyIndex)
-      // The fast path: a key nobody observes is one store under the lock.
-      if index < 0 || !registrar.isObserved(index) {
-        object[keyPath: storageKeyPath].value = newValue
-        registrar.lock.unlock()
-        return
+    @inline(__always) set {
+      let owner = Unmanaged.passUnretained(object)
+      let storage = address(of: storageKeyPath, in: object)
+      let word = StorageWord(storage)
+      guard let state = word.tryLockUnobserved() else {
+        return setSlow(owner, storage, newValue)
       }
-      setObserved(object, index, newValue)
+      let old = exchange(storage, newValue)
+      word.unlock(state)
+      _ = old  // Released here, after unlocking.
     }
   }
 
-  /// The rest of a set of an observed key, entered with the lock held. Inlinable so that it is
-  /// specialized for the property's type in the client; never inlined, to keep setters small.
-  @inlinable @inline(never)
-  static func setObserved<Root: KeyValueObservable>(_ object: Root, _ index: Int, _ newValue: Value) {
-    let registrar = object.observationRegistrar
-    let storage = registrar.storage(of: object, key: index, as: Observed<Value>.self)
-    registrar.setLocked(
-      object, key: index, newValue: newValue,
-      read: { storage.pointee.value },
-      write: { storage.pointee.value = $0 })
+  /// The address of the storage in `object`.
+  ///
+  /// The access to the stored property ends before the address is used, and nothing but an
+  /// unretained reference to `object` is used after it: that keeps the compiler from retaining
+  /// `object` around the set (the caller keeps it alive for the whole call). The address of a
+  /// stored property of a class is its place in the object, stable while the object lives.
+  @inlinable @inline(__always)
+  static func address<Root: AnyObject>(
+    of storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>, in object: Root
+  ) -> UnsafeMutablePointer<Observed<Value>> {
+    withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { $0 }
+  }
+
+  /// Stores `newValue` and returns the value it replaced, moving both (no copy). Call with the
+  /// lock held; release the result after unlocking.
+  @inlinable @inline(__always)
+  static func exchange(_ storage: UnsafeMutablePointer<Observed<Value>>, _ newValue: __owned Value)
+    -> Value
+  {
+    let value = (UnsafeMutableRawPointer(storage) + MemoryLayout<Observed<Value>>.offset(of: \.value)!)
+      .assumingMemoryBound(to: Value.self)
+    let old = value.move()
+    value.initialize(to: newValue)
+    return old
   }
 }

@@ -33,7 +33,7 @@ class PathObservation: Observation, @unchecked Sendable {
   private var links: [[(trigger: Trigger, object: ObjectIdentifier)?]]
 
   init(branches: [[KeyStep]], isExactToMany: Bool, options: ObservingOptions) {
-    order = registrationCounter.add(1, ordering: .relaxed).newValue
+    order = nextRegistrationOrder()
     self.branches = branches
     self.isExactToMany = isExactToMany
     self.options = options
@@ -85,7 +85,9 @@ class PathObservation: Observation, @unchecked Sendable {
     }
   }
 
-  /// Makes sure the link of `branch` at `level` sits on `object`. Called with `wiring` held.
+  /// Makes sure the link of `branch` at `level` sits on `object`. Called with `wiring` held
+  /// (which is why a replaced link is detached without waiting for its deliveries: a delivery
+  /// on another thread may be the one re-wiring).
   private func place(branch: Int, level: Int, step: KeyStep, on object: (any KeyValueObservable)?)
     throws(KeyValueError)
   {
@@ -96,22 +98,24 @@ class PathObservation: Observation, @unchecked Sendable {
     }
     if let current {
       links[branch][level] = nil
-      current.trigger.cancel()
+      _ = current.trigger.detach()
     }
     guard let object else { return }
-    try object.observationRegistrar.stamp(
-      object, key: step.index, entry: step.entry, typeName: step.table.typeName)
-    let isLeaf = level == branches[branch].count - 1
-    let link = makeLink(level: level, isLeaf: isLeaf)
-    if object.observationRegistrar.add(link, key: step.index) {
-      links[branch][level] = (link, ObjectIdentifier(object))
+    let offset = try step.table.storageOffset(ofKey: step.index, probing: object)
+    let context = object.observationRegistrar.context
+    let link = makeLink(context: context, key: step.index, level: level, isLeaf: level == branches[branch].count - 1)
+    guard context.add(link) else { return }
+    links[branch][level] = (link, ObjectIdentifier(object))
+    if step.entry.notifiesAutomatically, let offset {
+      StorageWord(UnsafeMutableRawPointer(Unmanaged.passUnretained(object as AnyObject).toOpaque()) + offset)
+        .markObserved(key: step.index)
     }
   }
 
-  /// The trigger to place. A typed exact chain's leaf gets a ``LeafLink``, which the fast path
-  /// of ``Observed`` delivers without boxing.
-  func makeLink(level: Int, isLeaf: Bool) -> Trigger {
-    PathLink(observation: self, level: level, isLeaf: isLeaf)
+  /// The trigger to place. A typed exact chain's leaf gets a ``LeafLink``, which a set
+  /// delivers to without boxing.
+  func makeLink(context: RegistrarContext, key: Int, level: Int, isLeaf: Bool) -> Trigger {
+    PathLink(observation: self, context: context, key: key, level: level, isLeaf: isLeaf)
   }
 
   override func invalidate() {
@@ -120,8 +124,8 @@ class PathObservation: Observation, @unchecked Sendable {
       defer { links = links.map { Array(repeating: nil, count: $0.count) } }
       return links
     }
-    // Cancel outside the lock: the links may hold the last references to this object.
-    for case let link? in removed.joined() { link.trigger.cancel() }
+    // Detached outside the lock: the links may hold the last references to this object.
+    waitForDeliveries(holding: removed.joined().compactMap { $0?.trigger.detach() })
   }
 }
 
@@ -136,11 +140,11 @@ final class PathLink: Trigger, @unchecked Sendable {
   /// Whether the key is the last of its branch (so a change of it re-wires nothing).
   let isLeaf: Bool
 
-  init(observation: PathObservation, level: Int, isLeaf: Bool) {
+  init(observation: PathObservation, context: RegistrarContext, key: Int, level: Int, isLeaf: Bool) {
     self.observation = observation
     self.level = level
     self.isLeaf = isLeaf
-    super.init(order: observation.order, isTyped: false, options: [])
+    super.init(order: observation.order, context: context, keyIndex: key, isTyped: false, options: [])
   }
 
   override var path: (observation: PathObservation, level: Int, isLeaf: Bool)? {

@@ -12,9 +12,11 @@ class ValuePathObservation<Value>: PathObservation, @unchecked Sendable {
     super.init(branches: branches, isExactToMany: isExactToMany, options: options)
   }
 
-  override func makeLink(level: Int, isLeaf: Bool) -> Trigger {
-    guard leafIsValue, isLeaf else { return super.makeLink(level: level, isLeaf: isLeaf) }
-    return LeafLink(observation: self, level: level)
+  override func makeLink(context: RegistrarContext, key: Int, level: Int, isLeaf: Bool) -> Trigger {
+    guard leafIsValue, isLeaf else {
+      return super.makeLink(context: context, key: key, level: level, isLeaf: isLeaf)
+    }
+    return LeafLink(observation: self, context: context, key: key, level: level)
   }
 
   /// Delivers a change of the last key, already in the observation's terms.
@@ -29,10 +31,12 @@ final class LeafLink<Value>: ValueTrigger<Value>, @unchecked Sendable {
   let observation: ValuePathObservation<Value>
   let level: Int
 
-  init(observation: ValuePathObservation<Value>, level: Int) {
+  init(observation: ValuePathObservation<Value>, context: RegistrarContext, key: Int, level: Int) {
     self.observation = observation
     self.level = level
-    super.init(order: observation.order, isTyped: true, options: observation.options)
+    super.init(
+      order: observation.order, context: context, keyIndex: key, isTyped: true,
+      options: observation.options)
   }
 
   override var path: (observation: PathObservation, level: Int, isLeaf: Bool)? {
@@ -77,7 +81,8 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: ValuePathObse
   /// Sends the `.initial` notification.
   func sendInitial() {
     guard isActive, let root else { return }
-    handler(root, KeyValueChange(kind: .setting, newValue: wantsNew ? read(root) : nil))
+    let change = KeyValueChange(kind: .setting, newValue: wantsNew ? read(root) : nil)
+    DeliveryScope.run { handler(root, change) }
   }
 
   override func willChange(kind: KeyValueChangeKind, indexes: IndexSet?, keyOld: Any?) -> Any? {

@@ -25,21 +25,26 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   @usableFromInline let object: Root
   @usableFromInline let index: Int
   @usableFromInline let name: String
+  /// The relationship's storage in `object`, which the proxy keeps alive.
+  @usableFromInline let storage: UnsafeMutablePointer<Observed<[Element]>>
 
   @usableFromInline
-  init(object: Root, index: Int, name: String) {
+  init(object: Root, index: Int, name: String, offset: Int) {
     self.object = object
     self.index = index
     self.name = name
+    storage = (Unmanaged.passUnretained(object).toOpaque() + offset)
+      .assumingMemoryBound(to: Observed<[Element]>.self)
   }
 
   /// The elements now.
   @inlinable
   public var elements: [Element] {
-    (object.observationRegistrar.lock.withLock {
-      object.observationRegistrar.storage(of: object, key: index, as: Observed<[Element]>.self)
-        .pointee.value
-    })
+    let word = StorageWord(storage)
+    let state = word.lock()
+    let elements = storage.pointee.value
+    word.unlock(state)
+    return elements
   }
 
   /// The number of elements now.
@@ -58,8 +63,7 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
     guard !newElements.isEmpty else { return }
     // The end is only known under the lock, so the indexes are computed there. An insertion at
     // the end always fits, so this cannot throw.
-    try? object.observationRegistrar.mutateToMany(object, key: index, path: name) {
-      (elements: [Element]) in
+    try? mutate { (elements: [Element]) in
       let count = elements.count
       return ToManyMutation(
         kind: .insertion, indexes: Array(count..<count + newElements.count),
@@ -84,8 +88,7 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   @discardableResult @inlinable
   public func remove(at position: Int) throws(KeyValueError) -> Element {
     var removed: Element?
-    try object.observationRegistrar.mutateToMany(object, key: index, path: name) {
-      (elements: [Element]) in
+    try mutate { (elements: [Element]) in
       if elements.indices.contains(position) { removed = elements[position] }
       return ToManyMutation<Element>(kind: .removal, indexes: [position], elements: [])
     }
@@ -101,8 +104,7 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   /// Removes every element (one removal of all indexes; nothing if it is empty).
   @inlinable
   public func removeAll() {
-    try? object.observationRegistrar.mutateToMany(object, key: index, path: name) {
-      (elements: [Element]) in
+    try? mutate { (elements: [Element]) in
       ToManyMutation<Element>(kind: .removal, indexes: Array(elements.indices), elements: [])
     }
   }
@@ -123,9 +125,14 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   func mutate(_ kind: KeyValueChangeKind, _ indexes: [Int], _ newElements: [Element])
     throws(KeyValueError)
   {
-    try object.observationRegistrar.mutateToMany(object, key: index, path: name) { _ in
-      ToManyMutation(kind: kind, indexes: indexes, elements: newElements)
-    }
+    try mutate { _ in ToManyMutation(kind: kind, indexes: indexes, elements: newElements) }
+  }
+
+  @inlinable
+  func mutate(_ makeMutation: ([Element]) -> ToManyMutation<Element>) throws(KeyValueError) {
+    try ToManyMutation.apply(
+      to: object, registrar: object.observationRegistrar, key: index, storage: storage, path: name,
+      makeMutation)
   }
 }
 
@@ -149,11 +156,9 @@ extension KeyValueObservable {
       throw .typeMismatch(
         path: entry.name, expected: "a to-many relationship", actual: entry.role.description)
     }
-    try observationRegistrar.stamp(self, key: index, entry: entry, typeName: table.typeName)
-    guard observationRegistrar.lock.withLock({ observationRegistrar.slots[index].storageOffset >= 0 })
-    else {
+    guard let offset = try table.storageOffset(ofKey: index, probing: self) else {
       throw .notObservable(key: entry.name, type: table.typeName)
     }
-    return KeyValueArray(object: self, index: index, name: entry.name)
+    return KeyValueArray(object: self, index: index, name: entry.name, offset: offset)
   }
 }

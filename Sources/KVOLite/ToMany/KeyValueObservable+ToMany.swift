@@ -24,11 +24,11 @@ extension KeyValueObservable {
         path: keyPath, expected: "a to-many relationship and a to-many change",
         actual: key.entry.role.description)
     }
-    let registrar = (object as! any KeyValueObservable).observationRegistrar
-    try registrar.stamp(object, key: key.index, entry: key.entry, typeName: key.table.typeName)
-    guard registrar.lock.withLock({ registrar.slots[key.index].storageOffset >= 0 }) else {
+    guard let offset = try key.table.storageOffset(ofKey: key.index, probing: object) else {
       throw .notObservable(key: key.entry.name, type: key.table.typeName)
     }
-    try mutate(object, key.index, keyPath, kind, Array(indexes), elements)
+    // `object` is held for the whole call, so its storage stays where it is.
+    let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+    try mutate(object, key.index, storage, keyPath, kind, Array(indexes), elements)
   }
 }

@@ -37,7 +37,7 @@ struct BindingTests {
   func box() throws {
     let box = ObservableBox(1)
     let log = Log<KeyValueChange<Int>>()
-    let token = try box.observe(\.value, options: [.old, .new]) { _, change in log.append(change) }
+    let token = box.observe(\.value, options: [.old, .new]) { _, change in log.append(change) }
     box.value = 2
     #expect(try box.value(forKeyPath: "value") as? Int == 2)
     #expect(log.all == [KeyValueChange(kind: .setting, oldValue: 1, newValue: 2)])

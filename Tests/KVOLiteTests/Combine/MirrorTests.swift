@@ -13,7 +13,7 @@ private final class Mirror: ObservableObject {
   private var cancellables = Set<AnyCancellable>()
 
   init(_ parcel: Parcel) throws {
-    try parcel.publisher(for: \.recipient.firstName)
+    parcel.publisher(for: \.recipient.firstName)
       .filter { [weak self] in self?.crossing($0) ?? false }
       .assign(to: &$firstName)
     $firstName.dropFirst().removeDuplicates()
@@ -37,7 +37,7 @@ struct MirrorTests {
     let parcel = Parcel(recipient: Person(firstName: "Ann"))
     let mirror = try Mirror(parcel)
     let modelWrites = Log<String>()
-    let token = try parcel.observe(\.recipient.firstName, options: [.new]) { _, change in
+    let token = parcel.observe(\.recipient.firstName, options: [.new]) { _, change in
       modelWrites.append(change.newValue!)
     }
     let viewModelValues = Log<String>()
@@ -55,7 +55,7 @@ struct MirrorTests {
     let parcel = Parcel(recipient: Person(firstName: "Ann"))
     let mirror = try Mirror(parcel)
     let modelWrites = Log<String>()
-    let token = try parcel.observe(\.recipient.firstName, options: [.new]) { _, change in
+    let token = parcel.observe(\.recipient.firstName, options: [.new]) { _, change in
       modelWrites.append(change.newValue!)
     }
     let viewModelValues = Log<String>()

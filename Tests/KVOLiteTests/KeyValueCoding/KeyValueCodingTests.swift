@@ -23,7 +23,7 @@ struct KeyValueCodingTests {
   func setNotifiesOnce() throws {
     let order = Order()
     let log = Log<KeyValueChange<Int>>()
-    let token = try order.observe(\.quantity, options: [.old, .new]) { _, change in log.append(change) }
+    let token = order.observe(\.quantity, options: [.old, .new]) { _, change in log.append(change) }
     try order.setValue(5, forKeyPath: "quantity")
     #expect(order.quantity == 5)
     #expect(log.all == [KeyValueChange(kind: .setting, oldValue: 1, newValue: 5)])
@@ -88,7 +88,7 @@ struct KeyValueCodingTests {
   func failedSetChangesNothing() throws {
     let order = Order()
     let counter = Counter()
-    let token = try order.observe(\.quantity, options: [.prior]) { _, _ in counter.increment() }
+    let token = order.observe(\.quantity, options: [.prior]) { _, _ in counter.increment() }
     let expected = KeyValueError.validationFailed(path: "quantity", reason: "quantity must be at least 1")
     #expect(throws: expected) { try order.setValue(0, forKeyPath: "quantity") }
     #expect(throws: expected) { try order.setValue(fromText: "0", forKeyPath: "quantity") }

@@ -17,7 +17,7 @@ struct KeyValueArrayTests {
   func mutations() throws {
     let order = Order()
     let log = Log<String>()
-    let token = try order.observe(\.items, options: [.old, .new]) { _, change in
+    let token = order.observe(\.items, options: [.old, .new]) { _, change in
       log.append(Self.line(change))
     }
     let items = try order.mutableArrayValue(for: \.items)
@@ -51,7 +51,7 @@ struct KeyValueArrayTests {
     let order = Order()
     order.items = [Item("Book")]
     let log = Log<String>()
-    let token = try order.observe(\.items, options: [.old, .new, .prior]) { _, change in
+    let token = order.observe(\.items, options: [.old, .new, .prior]) { _, change in
       log.append(Self.line(change))
     }
     let items = try order.mutableArrayValue(for: \.items)
@@ -69,7 +69,7 @@ struct KeyValueArrayTests {
   func wholeArrayIsSetting() throws {
     let order = Order()
     let log = Log<String>()
-    let token = try order.observe(\.items, options: [.old, .new]) { _, change in log.append(Self.line(change)) }
+    let token = order.observe(\.items, options: [.old, .new]) { _, change in log.append(Self.line(change)) }
     order.items = [Item("Book")]
     #expect(log.all == ["setting old [] new [Book]"])
     _ = token
@@ -94,7 +94,7 @@ struct KeyValueArrayTests {
     let count = try order.observe("items.@count", options: [.old, .new]) { change in
       log.append("@count \(change.kind) \(change.oldValue!!) -> \(change.newValue!!)")
     }
-    let derived = try order.observe(\.itemCount, options: [.old, .new]) { _, change in
+    let derived = order.observe(\.itemCount, options: [.old, .new]) { _, change in
       log.append("itemCount \(change.kind) \(change.oldValue!) -> \(change.newValue!)")
     }
     try order.mutableArrayValue(for: \.items).append(Item("Book"))
@@ -107,7 +107,7 @@ struct KeyValueArrayTests {
     let order = Order()
     order.items = [Item("Book")]
     let counter = Counter()
-    let token = try order.observe(\.items, options: [.prior]) { _, _ in counter.increment() }
+    let token = order.observe(\.items, options: [.prior]) { _, _ in counter.increment() }
     let items = try order.mutableArrayValue(for: \.items)
     #expect(throws: KeyValueError.indexOutOfRange(index: 2, count: 1, path: "items")) {
       try items.insert(Item("Mug"), at: 2)
@@ -130,7 +130,7 @@ struct KeyValueArrayTests {
   func valueElements() throws {
     let order = Order()
     let log = Log<KeyValueChange<[String]>>()
-    let token = try order.observe(\.tags, options: [.old, .new]) { _, change in log.append(change) }
+    let token = order.observe(\.tags, options: [.old, .new]) { _, change in log.append(change) }
     let tags = try order.mutableArrayValue(for: \.tags)
     tags.append("fragile")
     try tags.replace(at: 0, with: "heavy")
@@ -178,7 +178,7 @@ struct ErasedToManyTests {
   func erased() throws {
     let order = Order()
     let log = Log<String>()
-    let token = try order.observe(\.items, options: [.old, .new]) { _, change in
+    let token = order.observe(\.items, options: [.old, .new]) { _, change in
       log.append(KeyValueArrayTests.line(change))
     }
     try order.mutateToMany(.insertion, forKeyPath: "items", at: [0], elements: [Item("Book")])

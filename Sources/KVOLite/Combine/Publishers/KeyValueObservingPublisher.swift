@@ -103,22 +103,23 @@ extension KeyValueObservable {
   /// A publisher of the values of a typed key path (one declared key or a chain), as
   /// Foundation's `publisher(for:options:)`.
   ///
-  ///     try person.publisher(for: \.firstName).sink { print($0) }  // the current name, then each new one
+  ///     person.publisher(for: \.firstName).sink { print($0) }  // the current name, then each new one
   ///
   /// - Parameter options: What to observe with; by default `[.initial, .new]`. `.old` and
   ///   `.new` make no difference to the values published; `.prior` adds the value from before
   ///   each change.
-  /// - Throws: Whatever ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` would
-  ///   throw for this key path: the path is checked here, once.
+  ///
+  /// A key path that cannot be observed stops the program, as with
+  /// ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``.
   @inlinable
   public func publisher<Value>(
     for keyPath: KeyPath<Self, Value>, options: ObservingOptions = [.initial, .new]
-  ) throws(KeyValueError) -> KeyValueObservingPublisher<Self, Value> {
-    try observe(keyPath) { _, _ in }.invalidate()
+  ) -> KeyValueObservingPublisher<Self, Value> {
+    observe(keyPath) { _, _ in }.invalidate()
     return KeyValueObservingPublisher(object: self, options: options) { object, options, send in
       // A post-change notification carries the value read at did-time, which is what reading
       // the key path would give; only prior notifications need the read.
-      try? object.observe(keyPath, options: options.union(.new)) { object, change in
+      object.observe(keyPath, options: options.union(.new)) { object, change in
         if !change.isPrior, let value = change.newValue, change.kind == .setting {
           send(value)
         } else {

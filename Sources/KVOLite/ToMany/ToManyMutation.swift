@@ -54,53 +54,54 @@ struct ToManyMutation<Element> {
   }
 }
 
-extension ObservationRegistrar {
-  /// Applies a to-many mutation to the stamped ``Observed`` array of key `index`, notifying its
-  /// observers: observers of the key itself get the mutation's kind, indexes and elements (old:
-  /// the removed or replaced elements; new: the inserted or replacing ones), everyone else a
-  /// setting. The mutation is checked and applied under the lock, so it is atomic.
+extension ToManyMutation {
+  /// Applies a to-many mutation to the ``Observed`` array at `storage` (key `index` of
+  /// `object`), notifying its observers: observers of the key itself get the mutation's kind,
+  /// indexes and elements (old: the removed or replaced elements; new: the inserted or
+  /// replacing ones), everyone else a setting. The mutation is checked and applied under the
+  /// property's lock, so it is atomic.
   ///
   /// - Parameter makeMutation: Builds the mutation from the array as it is (which only the lock
   ///   makes stable: an append computes its indexes from it). It must not keep the array.
   @inlinable
-  func mutateToMany<Element>(
-    _ object: AnyObject, key index: Int, path: String,
+  static func apply(
+    to object: AnyObject, registrar: ObservationRegistrar, key index: Int,
+    storage: UnsafeMutablePointer<Observed<[Element]>>, path: String,
     _ makeMutation: (_ elements: [Element]) -> ToManyMutation<Element>
   ) throws(KeyValueError) {
-    lock.lock()
+    let word = StorageWord(storage)
+    let state = word.lock()
     // No copy of the array is kept across the mutation: it would make the mutation copy the
     // whole array.
-    let storage = self.storage(of: object, key: index, as: Observed<[Element]>.self)
-    let count = storage.pointee.value.count
     let mutation = makeMutation(storage.pointee.value)
     do {
-      try mutation.validate(count: count, path: path)
+      try mutation.validate(count: storage.pointee.value.count, path: path)
     } catch {
-      lock.unlock()
+      word.unlock(state)
       throw error
     }
-    guard !mutation.indexes.isEmpty else {
-      lock.unlock()
-      return
-    }
-    guard isObserved(index), slots[index].notifiesAutomatically else {
+    guard !mutation.indexes.isEmpty else { return word.unlock(state) }
+    guard state & StorageWord.observed != 0,
+      let context = registrar.existingContext,
+      let held = context.beginDelivery(key: index)
+    else {
       mutation.apply(to: &storage.pointee.value)
-      lock.unlock()
+      // Nobody is left to notify: clear the observed bit, as a set would.
+      word.unlock(state & StorageWord.observed != 0 ? state & ~StorageWord.observed : state)
       return
     }
-    let triggers = slots[index].triggers
     let removed: [Element]? =
       mutation.kind == .insertion ? nil : mutation.indexes.map { storage.pointee.value[$0] }
-    lock.unlock()
-    let frame = willChange(
-      object, triggers: triggers, kind: mutation.kind, indexes: IndexSet(mutation.indexes),
-      old: removed)
-    lock.lock()
+    word.unlock(state)
+    let frame = ChangeFrame.willChange(
+      object, list: held.takeUnretainedValue(), kind: mutation.kind,
+      indexes: IndexSet(mutation.indexes), old: removed)
+    let relocked = word.lock()
     // Another thread may have changed the array meanwhile: apply only what still fits.
     let fits = (try? mutation.validate(count: storage.pointee.value.count, path: path)) != nil
     if fits { mutation.apply(to: &storage.pointee.value) }
-    lock.unlock()
-    guard fits else { return }
-    didChange(object, frame, new: mutation.kind == .removal ? nil : mutation.elements)
+    word.unlock(relocked)
+    if fits { frame.didChange(object, old: removed, new: mutation.kind == .removal ? nil : mutation.elements) }
+    context.endDelivery(held)
   }
 }

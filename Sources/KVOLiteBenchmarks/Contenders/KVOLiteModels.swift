@@ -7,8 +7,8 @@ final class KVOLiteModel: KeyValueObservable, @unchecked Sendable {
     .attribute("value", \.value),
     .attribute("other", \.other),
   ]
-  @Observed var value = 0
-  @Observed var other = 0
+  @Observed var value = ""
+  @Observed var other = ""
 }
 
 /// The chain `recipient.postalAddress.street` for workload E.
@@ -43,7 +43,7 @@ final class KVOLiteCart: KeyValueObservable, @unchecked Sendable {
     .attribute("lastName", \.lastName),
     .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
   ]
-  @Observed var contents: [Int] = []
+  @Observed var contents: [String] = []
   @Observed var firstName = ""
   @Observed var lastName = "Smith"
   var fullName: String { firstName + " " + lastName }

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What KVOLite keeps per thread: how deep the thread is in deliveries, and the storage probe
+/// it is running, if any.
+///
+/// Swift has no thread-local variables, so the state lives in a block allocated on the
+/// thread's first use and freed by the thread's exit, reached through a POSIX key.
+struct ThreadLocalState {
+  /// How many KVOLite deliveries (calls into handlers) are in progress on this thread.
+  var deliveryDepth = 0
+  /// The storage probe this thread is running (see ``StorageProbe``).
+  var probe: StorageProbe.Request?
+
+  /// The calling thread's state.
+  static var current: UnsafeMutablePointer<ThreadLocalState> {
+    if let existing = pthread_getspecific(key) {
+      return existing.assumingMemoryBound(to: ThreadLocalState.self)
+    }
+    let state = UnsafeMutablePointer<ThreadLocalState>.allocate(capacity: 1)
+    state.initialize(to: ThreadLocalState())
+    pthread_setspecific(key, state)
+    return state
+  }
+
+  /// Whether the calling thread is inside a KVOLite delivery.
+  static var isDelivering: Bool {
+    guard let existing = pthread_getspecific(key) else { return false }
+    return existing.assumingMemoryBound(to: ThreadLocalState.self).pointee.deliveryDepth > 0
+  }
+
+  /// Runs `body` counted as a delivery of this thread (see ``ObservationToken/invalidate()``).
+  @usableFromInline
+  static func delivering<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let state = current
+    state.pointee.deliveryDepth += 1
+    defer { state.pointee.deliveryDepth -= 1 }
+    return try body()
+  }
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { state in
+      guard let state else { return }
+      let typed = state.assumingMemoryBound(to: ThreadLocalState.self)
+      typed.deinitialize(count: 1)
+      typed.deallocate()
+    }
+    precondition(status == 0, "KVOLite: cannot create its thread-local key (error \(status))")
+    return key
+  }()
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A change event in progress: what the will-phase collected, for the did-phase.
+///
+/// The will-phase walks a key's list in registration order: it sends prior notifications and
+/// lets each path observation read its old value through its chain, once per observation
+/// however many of its links the change hits. The did-phase notifies every trigger of the
+/// will-phase that is still active.
+@usableFromInline
+struct ChangeFrame {
+  @usableFromInline let kind: KeyValueChangeKind
+  @usableFromInline let indexes: IndexSet?
+  /// The list the change was delivered from (kept alive for the frame's life).
+  @usableFromInline let list: ObserverList
+  /// Path observations met at will-time, with the old value each read for itself, by
+  /// position in `list`.
+  @usableFromInline var pathOlds: [Int: Any?] = [:]
+
+  @inlinable
+  init(kind: KeyValueChangeKind, indexes: IndexSet?, list: ObserverList) {
+    self.kind = kind
+    self.indexes = indexes
+    self.list = list
+  }
+}
+
+extension ChangeFrame {
+  /// Will-time for a change with typed values: typed triggers of `Value` get their prior
+  /// notifications as they are; path observations get `keyOld` boxed.
+  @inlinable
+  static func willChange<Value>(
+    _ object: AnyObject, list: ObserverList, kind: KeyValueChangeKind, indexes: IndexSet?,
+    old: Value?
+  ) -> ChangeFrame {
+    var frame = ChangeFrame(kind: kind, indexes: indexes, list: list)
+    frame.walkWill(object) { trigger in
+      unsafeDowncast(trigger, to: ValueTrigger<Value>.self).deliver(
+        object,
+        KeyValueChange(
+          kind: kind, oldValue: trigger.wantsOld ? old : nil, indexes: indexes, isPrior: true))
+    } keyOld: {
+      old.map { $0 as Any }
+    }
+    return frame
+  }
+
+  /// Did-time for a change with typed values.
+  @inlinable
+  func didChange<Value>(_ object: AnyObject, old: Value?, new: Value?) {
+    walkDid(object) { trigger in
+      unsafeDowncast(trigger, to: ValueTrigger<Value>.self).deliver(
+        object,
+        KeyValueChange(
+          kind: kind, oldValue: trigger.wantsOld ? old : nil,
+          newValue: trigger.wantsNew ? new : nil, indexes: indexes))
+    } keyNew: {
+      new.map { $0 as Any }
+    }
+  }
+
+  /// Will-time for a change whose values are boxed (manual notification).
+  static func willChangeBoxed(
+    _ object: AnyObject, list: ObserverList, kind: KeyValueChangeKind, indexes: IndexSet?,
+    old: Any?
+  ) -> ChangeFrame {
+    var frame = ChangeFrame(kind: kind, indexes: indexes, list: list)
+    frame.walkWill(object) { trigger in
+      trigger.deliverBoxed(object, kind: kind, old: old, new: nil, indexes: indexes, isPrior: true)
+    } keyOld: {
+      old
+    }
+    return frame
+  }
+
+  /// Did-time for a change whose values are boxed (manual notification).
+  func didChangeBoxed(_ object: AnyObject, old: Any?, new: Any?) {
+    walkDid(object) { trigger in
+      trigger.deliverBoxed(object, kind: kind, old: old, new: new, indexes: indexes, isPrior: false)
+    } keyNew: {
+      new
+    }
+  }
+
+  // MARK: - The walks
+
+  @usableFromInline
+  mutating func walkWill(
+    _ object: AnyObject, prior: (Trigger) -> Void, keyOld: () -> Any?
+  ) {
+    DeliveryScope.enter()
+    defer { DeliveryScope.leave() }
+    var seen: [ObjectIdentifier] = []
+    for (position, trigger) in list.triggers.enumerated() where trigger.isActive {
+      if let (observation, _, _) = trigger.path {
+        // One notification per observation, however many of its links this change hits.
+        let id = ObjectIdentifier(observation)
+        guard !seen.contains(id) else { continue }
+        seen.append(id)
+        pathOlds[position] = observation.willChange(kind: kind, indexes: indexes, keyOld: keyOld())
+      } else if trigger.wantsPrior {
+        prior(trigger)
+      }
+    }
+  }
+
+  @usableFromInline
+  func walkDid(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
+    DeliveryScope.enter()
+    defer { DeliveryScope.leave() }
+    for (position, trigger) in list.triggers.enumerated() where trigger.isActive {
+      if let (observation, _, isLeaf) = trigger.path {
+        // Only the links the will-phase met (an observation added since was not there).
+        guard let old = pathOlds[position] else { continue }
+        observation.didChange(isLeaf: isLeaf, kind: kind, indexes: indexes, old: old, keyNew: keyNew())
+      } else {
+        direct(trigger)
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/// What a registrar context guards: the observer lists of each key, the replaced lists that
+/// deliveries still iterate, and pending manual notifications. Plain values and mutating
+/// methods; the context's lock makes them safe.
+struct RegistrarState {
+  /// The current list of each key, by the key's index in its type's table; `nil` when nobody
+  /// observes the key.
+  var lists: [ObserverList?] = []
+  /// Replaced lists that deliveries in flight still iterate. Each leaves when its last
+  /// delivery ends.
+  var retired: [ObserverList] = []
+  /// `willChangeValue` calls waiting for their `didChangeValue`.
+  var manualFrames: [ManualFrame] = []
+  /// Set when the object is released; nothing is added after.
+  var isTornDown = false
+
+  func list(key index: Int) -> ObserverList? {
+    index < lists.count ? lists[index] : nil
+  }
+
+  /// Inserts `trigger` in the list of its key. Returns whether it did, and the list it replaced
+  /// (to release after unlocking).
+  mutating func insert(_ trigger: Trigger) -> (added: Bool, replaced: ObserverList?) {
+    guard !isTornDown else { return (false, nil) }
+    let index = trigger.keyIndex
+    if lists.count <= index { lists.append(contentsOf: repeatElement(nil, count: index + 1 - lists.count)) }
+    let old = lists[index]
+    lists[index] = old.map { $0.inserting(trigger) } ?? ObserverList([trigger])
+    guard let old else { return (true, nil) }
+    return (true, retire(old))
+  }
+
+  /// Removes `trigger` from the list of its key. Returns the lists that deliveries in flight
+  /// still iterate with it, and the list it replaced if no delivery holds that one.
+  mutating func remove(_ trigger: Trigger) -> (held: [ObserverList], released: ObserverList?) {
+    let index = trigger.keyIndex
+    guard let old = list(key: index), old.contains(trigger) else {
+      return (heldLists(containing: trigger), nil)
+    }
+    var remaining = old.triggers
+    remaining.remove(at: remaining.lastIndex { $0 === trigger }!)
+    lists[index] = remaining.isEmpty ? nil : ObserverList(remaining)
+    let released = retire(old)
+    return (heldLists(containing: trigger), released)
+  }
+
+  /// Counts a delivery in the list of key `index`.
+  mutating func beginDelivery(key index: Int) -> ObserverList? {
+    guard let list = list(key: index) else { return nil }
+    list.inFlight += 1
+    return list
+  }
+
+  /// Counts a delivery in `list`, which a frame kept and which may have been replaced since:
+  /// then it is kept as retired while the delivery lasts.
+  mutating func hold(_ list: ObserverList) {
+    list.inFlight += 1
+    if self.list(key: list.triggers[0].keyIndex) !== list, !list.isRetired {
+      list.isRetired = true
+      retired.append(list)
+    }
+  }
+
+  /// Uncounts a delivery. Returns the list if it was retired and this was its last delivery
+  /// (to release after unlocking), and whether waiters must be woken.
+  mutating func endDelivery(_ list: ObserverList) -> (released: ObserverList?, wake: Bool) {
+    list.inFlight -= 1
+    guard list.inFlight == 0 else { return (nil, false) }
+    var released: ObserverList?
+    if list.isRetired, let position = retired.firstIndex(where: { $0 === list }) {
+      released = retired.remove(at: position)
+    }
+    return (released, list.waiters > 0)
+  }
+
+  /// Everything, for the end of the object: the registrar is empty afterwards and accepts
+  /// nothing more.
+  mutating func tearDown() -> [ObserverList] {
+    isTornDown = true
+    let current = lists.compactMap { $0 }
+    lists = []
+    manualFrames = []
+    // A list a delivery still iterates stays, retired, until that delivery ends.
+    for list in current { _ = retire(list) }
+    return current + retired
+  }
+
+  /// Keeps `list` while deliveries iterate it; returns it (to release) when none does.
+  private mutating func retire(_ list: ObserverList) -> ObserverList? {
+    guard list.inFlight > 0 else { return list }
+    list.isRetired = true
+    retired.append(list)
+    return nil
+  }
+
+  /// The current and retired lists with deliveries in flight that contain `trigger`.
+  private func heldLists(containing trigger: Trigger) -> [ObserverList] {
+    let current = list(key: trigger.keyIndex).map { [$0] } ?? []
+    return (current + retired).filter { $0.inFlight > 0 && $0.contains(trigger) }
+  }
+}

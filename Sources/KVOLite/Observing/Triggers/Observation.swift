@@ -1,0 +1,29 @@
+import Synchronization
+
+/// Something an ``ObservationToken`` ends: a direct observation of one key (``TypedRecord``)
+/// or an observation of a path (``PathObservation``).
+///
+/// A class rather than a protocol, so that a token holds one word, not an existential.
+@usableFromInline
+class Observation: @unchecked Sendable {
+  /// Ends the observation; see ``ObservationToken/invalidate()`` for the contract.
+  @usableFromInline func invalidate() {}
+
+  @usableFromInline init() {}
+}
+
+/// The global registration counter: observations are delivered in its order.
+let registrationCounter = Atomic<UInt64>(0)
+
+/// The next registration number.
+func nextRegistrationOrder() -> UInt64 {
+  registrationCounter.add(1, ordering: .relaxed).newValue
+}
+
+/// Waits until no delivery iterates any of the lists `held` on another thread, unless this
+/// thread is itself inside a delivery (waiting there could deadlock with a thread doing the
+/// same).
+func waitForDeliveries(holding held: [(context: RegistrarContext, lists: [ObserverList])]) {
+  guard held.contains(where: { !$0.lists.isEmpty }), !ThreadLocalState.isDelivering else { return }
+  for (context, lists) in held { context.waitUntilDelivered(lists) }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// An entry in an ``ObserverList``: something to notify when one key of one object changes.
+///
+/// A trigger belongs to one registrar context and one key for its whole life. Lists are sorted
+/// by ``order``, the registration order of the observation the trigger belongs to, so that
+/// delivery in list order is delivery in registration order.
+@usableFromInline
+class Trigger: Observation, @unchecked Sendable {
+  // @unchecked: immutable but for the atomic `active` flag.
+  @usableFromInline final let order: UInt64
+  /// A ``ValueTrigger`` of the key's own value type, which a set delivers to without boxing.
+  @usableFromInline final let isTyped: Bool
+  @usableFromInline final let wantsOld: Bool
+  @usableFromInline final let wantsNew: Bool
+  @usableFromInline final let wantsPrior: Bool
+  /// Cleared once, by a cancellation or by the end of the object it observes.
+  @usableFromInline final let active = Atomic<Bool>(true)
+  /// The registrar context whose lists hold this trigger (the trigger keeps it alive, not the
+  /// object or the registrar), and the key there.
+  final let context: RegistrarContext
+  final let keyIndex: Int
+
+  init(
+    order: UInt64, context: RegistrarContext, keyIndex: Int, isTyped: Bool,
+    options: ObservingOptions
+  ) {
+    self.order = order
+    self.context = context
+    self.keyIndex = keyIndex
+    self.isTyped = isTyped
+    wantsOld = options.contains(.old)
+    wantsNew = options.contains(.new)
+    wantsPrior = options.contains(.prior)
+  }
+
+  @inlinable final var isActive: Bool { active.load(ordering: .acquiring) }
+
+  /// Takes the trigger out of its registrar if it is still active there. Returns the lists
+  /// that deliveries in flight still iterate with it (see ``waitForDeliveries(holding:)``).
+  final func detach() -> (context: RegistrarContext, lists: [ObserverList]) {
+    guard active.exchange(false, ordering: .acquiringAndReleasing) else { return (context, []) }
+    return (context, context.remove(self))
+  }
+
+  /// For a link of a path observation: the observation, the link's level in its branch, and
+  /// whether it is the branch's last key; else `nil`.
+  var path: (observation: PathObservation, level: Int, isLeaf: Bool)? { nil }
+
+  /// Delivers a change whose values are boxed as `Any` (manual notification). Only direct
+  /// records are delivered this way; links go through their observation.
+  func deliverBoxed(
+    _ object: AnyObject, kind: KeyValueChangeKind, old: Any?, new: Any?, indexes: IndexSet?,
+    isPrior: Bool
+  ) {}
+}
+
+/// A trigger that takes a change of a key whose value type is `Value` as it is, unboxed: a
+/// direct observation of the key, or the leaf link of a typed chain ending in the key.
+@usableFromInline
+class ValueTrigger<Value>: Trigger, @unchecked Sendable {
+  /// Delivers a notification (prior or post) with typed values.
+  @usableFromInline func deliver(_ object: AnyObject, _ change: KeyValueChange<Value>) {}
+}
+
+/// A direct observation of one declared key, on an object of type `Root`.
+@usableFromInline
+final class TypedRecord<Root: AnyObject, Value>: ValueTrigger<Value>, @unchecked Sendable {
+  let handler: (Root, KeyValueChange<Value>) -> Void
+
+  @usableFromInline
+  init(
+    context: RegistrarContext, keyIndex: Int, options: ObservingOptions,
+    handler: @escaping (Root, KeyValueChange<Value>) -> Void
+  ) {
+    self.handler = handler
+    super.init(
+      order: nextRegistrationOrder(), context: context, keyIndex: keyIndex, isTyped: true,
+      options: options)
+  }
+
+  override func deliver(_ object: AnyObject, _ change: KeyValueChange<Value>) {
+    handler(unsafeDowncast(object, to: Root.self), change)
+  }
+
+  override func deliverBoxed(
+    _ object: AnyObject, kind: KeyValueChangeKind, old: Any?, new: Any?, indexes: IndexSet?,
+    isPrior: Bool
+  ) {
+    let change = KeyValueChange<Value>(
+      kind: kind, oldValue: wantsOld ? old.map { $0 as! Value } : nil,
+      newValue: wantsNew && !isPrior ? new.map { $0 as! Value } : nil,
+      indexes: indexes, isPrior: isPrior)
+    handler(unsafeDowncast(object, to: Root.self), change)
+  }
+
+  /// Sends the `.initial` notification, counted as a delivery.
+  @usableFromInline
+  func sendInitial(_ object: Root, _ value: @autoclosure () -> Value) {
+    guard isActive else { return }
+    let change = KeyValueChange<Value>(kind: .setting, newValue: wantsNew ? value() : nil)
+    DeliveryScope.run { handler(object, change) }
+  }
+
+  override func invalidate() {
+    waitForDeliveries(holding: [detach()])
+  }
+}

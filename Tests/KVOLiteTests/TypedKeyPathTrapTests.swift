@@ -1,0 +1,65 @@
+import Foundation
+import KVOLite
+import Testing
+
+/// A typed key path that cannot be observed is a programming error, as in Foundation: the
+/// program stops, with a message that names the type and the key. Each case runs in a child
+/// process (an exit test) and checks the whole diagnosis.
+@Suite("Typed key paths that cannot be observed")
+struct TypedKeyPathTrapTests {
+  @Test("a typed key path that is not declared stops the program, naming the type")
+  func undeclared() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Person().observe(\.undeclared) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains(
+        "KVOLite: cannot observe key path from Person to Int is not made of keys declared in Person.observableKeys"
+      ))
+  }
+
+  @Test("a declared key that is not @Observed stops the program, naming the type and the key")
+  func notObserved() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Person().observe(\.plain) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains(
+        #"KVOLite: cannot observe "plain" of Person is not an @Observed property, so it never notifies"#))
+  }
+
+  @Test("a typed optional chain stops the program, pointing to string key paths")
+  func optionalChain() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Parcel().observe(\.sender?.firstName) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("is not made of keys declared in Parcel.observableKeys"))
+    #expect(message.contains("is observed by string key path"))
+  }
+
+  @Test("a derived key whose affecting path does not resolve stops the program")
+  func brokenDerivedKey() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Broken().observe(\.derived) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains(#"KVOLite: cannot observe Broken has no key "nope""#))
+  }
+
+  @Test("publisher(for:) stops the program for an undeclared typed key path")
+  func publisher() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Person().publisher(for: \.undeclared)
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("key path from Person to Int is not made of keys declared in Person.observableKeys"))
+  }
+}
