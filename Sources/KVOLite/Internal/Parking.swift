@@ -6,34 +6,22 @@
   import Darwin
 #endif
 
-/// Where threads wait for a condition that other threads make true, and wake them: one mutex
-/// and one condition variable for the whole process, used only by ``ObservationToken``s that
-/// wait for deliveries in flight on other threads (rare, and short).
+/// Waiting for something other threads finish, without a lock on their side: used only by
+/// ``ObservationToken``s that wait for deliveries in flight on other threads (rare, and as long
+/// as a handler runs). Deliveries then pay nothing to signal; the waiter checks again, yielding
+/// at first and then sleeping a little longer each time, up to a millisecond.
 enum Parking {
-  nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
-    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    pthread_mutex_init(mutex, nil)
-    return mutex
-  }()
-
-  nonisolated(unsafe) private static let condition: UnsafeMutablePointer<pthread_cond_t> = {
-    let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    pthread_cond_init(condition, nil)
-    return condition
-  }()
-
-  /// Blocks until `isDone` returns `true`. `isDone` is evaluated with the parking mutex held,
-  /// so it must only read atomics; whoever makes it true calls ``wakeAll()`` afterwards.
+  /// Returns when `isDone` returns `true`. `isDone` must only read atomics.
   static func wait(until isDone: () -> Bool) {
-    pthread_mutex_lock(mutex)
-    while !isDone() { pthread_cond_wait(condition, mutex) }
-    pthread_mutex_unlock(mutex)
-  }
-
-  /// Wakes every waiting thread, which then re-evaluates its condition.
-  static func wakeAll() {
-    pthread_mutex_lock(mutex)
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    var pause: UInt32 = 0
+    while !isDone() {
+      if pause < 16 {
+        sched_yield()
+        pause += 1
+      } else {
+        usleep(min(1_000, (pause - 15) * 50))
+        pause += 1
+      }
+    }
   }
 }

@@ -33,12 +33,10 @@ extension Observed {
         _ = old
         return
       }
-      context._withUnsafeGuaranteedRef { context in
-        held._withUnsafeGuaranteedRef { list in
-          setObserved(object, list, storage, word, state, newValue)
-          context.endDelivery(held)
-        }
+      held._withUnsafeGuaranteedRef { list in
+        setObserved(object, list, storage, word, state, newValue)
       }
+      context._withUnsafeGuaranteedRef { $0.endDelivery(held) }
     }
   }
 

@@ -87,8 +87,8 @@ extension ChangeFrame {
   mutating func walkWill(
     _ object: AnyObject, prior: (Trigger) -> Void, keyOld: () -> Any?
   ) {
-    DeliveryScope.enter()
-    defer { DeliveryScope.leave() }
+    let scope = DeliveryScope.enter()
+    defer { DeliveryScope.leave(scope) }
     var seen: [ObjectIdentifier] = []
     for (position, trigger) in list.triggers.enumerated() where trigger.isActive {
       if let (observation, _, _) = trigger.path {
@@ -105,8 +105,8 @@ extension ChangeFrame {
 
   @usableFromInline
   func walkDid(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
-    DeliveryScope.enter()
-    defer { DeliveryScope.leave() }
+    let scope = DeliveryScope.enter()
+    defer { DeliveryScope.leave(scope) }
     for (position, trigger) in list.triggers.enumerated() where trigger.isActive {
       if let (observation, _, isLeaf) = trigger.path {
         // Only the links the will-phase met (an observation added since was not there).

@@ -3,20 +3,23 @@
 /// threads' deliveries (see ``waitForDeliveries(holding:)``).
 @usableFromInline
 enum DeliveryScope {
+  /// Enters a delivery; pass the result to ``leave(_:)``.
   @usableFromInline
-  static func enter() {
-    ThreadLocalState.current.pointee.deliveryDepth += 1
+  static func enter() -> UnsafeMutableRawPointer {
+    let state = ThreadLocalState.current
+    state.pointee.deliveryDepth += 1
+    return UnsafeMutableRawPointer(state)
   }
 
   @usableFromInline
-  static func leave() {
-    ThreadLocalState.current.pointee.deliveryDepth -= 1
+  static func leave(_ state: UnsafeMutableRawPointer) {
+    state.assumingMemoryBound(to: ThreadLocalState.self).pointee.deliveryDepth -= 1
   }
 
   /// Runs `body` as a delivery.
   static func run(_ body: () -> Void) {
-    enter()
-    defer { leave() }
+    let state = enter()
+    defer { leave(state) }
     body()
   }
 }

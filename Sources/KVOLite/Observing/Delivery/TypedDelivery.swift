@@ -13,8 +13,8 @@ extension ObserverList {
     let oldOnly = recordKinds & 0b0100 != 0 ? KeyValueChange(kind: .setting, oldValue: old) : bare
     let both =
       recordKinds & 0b1000 != 0 ? KeyValueChange(kind: .setting, oldValue: old, newValue: new) : bare
-    DeliveryScope.enter()
-    defer { DeliveryScope.leave() }
+    let scope = DeliveryScope.enter()
+    defer { DeliveryScope.leave(scope) }
     triggers.withUnsafeBufferPointer { triggers in
       for index in triggers.indices {
         Unmanaged.passUnretained(triggers[index])._withUnsafeGuaranteedRef { trigger in

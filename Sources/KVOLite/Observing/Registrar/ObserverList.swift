@@ -1,14 +1,17 @@
+import Synchronization
+
 /// The observers of one key of one object, in registration order: an immutable snapshot.
 ///
 /// A registrar replaces a key's list whenever an observer comes or goes, so a delivery can
 /// iterate the list it took without holding any lock and without seeing observers added during
-/// it. A delivery does not retain its list: it counts itself in ``inFlight``, and the registrar
-/// keeps every list whose count is not zero, current or replaced ("retired"), until the count
-/// drops. That count is also what ``ObservationToken/invalidate()`` waits on.
+/// it. A delivery does not retain its list: it counts itself in ``inFlight`` (the increment
+/// under the registrar's lock, the decrement after its last use of the list, without the
+/// lock), and the registrar keeps every list whose count is not zero, current or replaced
+/// ("retired"), until the count drops. That count is also what
+/// ``ObservationToken/invalidate()`` waits on.
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
-  // @unchecked: immutable but for the counts, which only the owning context touches, with its
-  // lock held (hence also no run-time exclusivity checks on them).
+  // @unchecked: immutable but for the atomic count.
   @usableFromInline let triggers: ContiguousArray<Trigger>
   /// A set needs a will-phase: some observer wants a prior notification, or is a link of a
   /// path observation (which reads its old value through the chain at will-time).
@@ -19,11 +22,7 @@ final class ObserverList: @unchecked Sendable {
   /// is set for each, so that a delivery builds only the change records someone needs.
   @usableFromInline let recordKinds: UInt8
   /// Deliveries that are iterating this list now.
-  @exclusivity(unchecked) var inFlight = 0
-  /// Threads waiting for ``inFlight`` to reach zero.
-  @exclusivity(unchecked) var waiters = 0
-  /// Whether the registrar replaced this list while deliveries held it.
-  @exclusivity(unchecked) var isRetired = false
+  @usableFromInline let inFlight = Atomic<Int>(0)
 
   init(_ triggers: ContiguousArray<Trigger>) {
     self.triggers = triggers

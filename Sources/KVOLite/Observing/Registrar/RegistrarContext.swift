@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The registrar's lock and state: the shape of Swift Observation's registrar context.
 ///
 /// Every method takes the lock, works on ``RegistrarState`` (plain values, no locking inside),
@@ -10,35 +12,53 @@ final class RegistrarContext: @unchecked Sendable {
   // not checked for exclusivity at run time (the check would cost more than the lock).
   private let lock = Lock()
   @exclusivity(unchecked) private var state = RegistrarState()
+  /// Whether `state.retired` is not empty, readable without the lock, so that a delivery
+  /// ending on a retired list can release it at once (see ``endDelivery(_:)``).
+  private let hasRetired = Atomic<Bool>(false)
 
   init() {}
+
+  /// Runs `body` on the state with the lock held, then publishes whether lists are retired.
+  private func withState<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
+    lock.withLock {
+      let result = body(&state)
+      hasRetired.store(!state.retired.isEmpty, ordering: .sequentiallyConsistent)
+      return result
+    }
+  }
 
   // MARK: - Registration
 
   /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
   /// being released.
   func add(_ trigger: Trigger) -> Bool {
-    let (added, replaced) = lock.withLock { state.insert(trigger) }
-    withExtendedLifetime(replaced) {}
+    let (added, released) = withState { state in
+      let (added, replaced) = state.insert(trigger)
+      return (added, state.pruneRetired() + (replaced.map { [$0] } ?? []))
+    }
+    withExtendedLifetime(released) {}
     return added
   }
 
   /// Removes `trigger` from the list of its key; removing what is not there does nothing.
   /// Returns the lists that deliveries in flight still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
-    let (held, released) = lock.withLock { state.remove(trigger) }
+    let (held, released) = withState { state in
+      let (held, replaced) = state.remove(trigger)
+      return (held, state.pruneRetired() + (replaced.map { [$0] } ?? []))
+    }
     withExtendedLifetime(released) {}
     return held
   }
 
-  /// Waits until no delivery iterates any of `lists` (lists of this context).
+  /// Waits until no delivery iterates any of `lists` (lists of this context), then lets go of
+  /// the retired ones.
   func waitUntilDelivered(_ lists: [ObserverList]) {
     for list in lists {
-      lock.withLock { list.waiters += 1 }
-      // Lock order: the parking mutex, then this lock; a delivery wakes waiters after unlocking.
-      Parking.wait { lock.withLock { list.inFlight == 0 } }
-      lock.withLock { list.waiters -= 1 }
+      Parking.wait { list.inFlight.load(ordering: .acquiring) == 0 }
     }
+    let released = withState { $0.pruneRetired() }
+    withExtendedLifetime(released) {}
   }
 
   /// How many triggers the context holds, over all keys.
@@ -49,18 +69,32 @@ final class RegistrarContext: @unchecked Sendable {
   // MARK: - Delivery
 
   /// The list of key `index`, counted as held by one more delivery, or `nil` if the key has no
-  /// observers. The list is not retained: the registrar keeps it until ``endDelivery(_:)``.
+  /// observers. The list is not retained: the registrar keeps it until the delivery calls
+  /// ``ObserverList/endDelivery()``.
   @usableFromInline
   func beginDelivery(key index: Int) -> Unmanaged<ObserverList>? {
     lock.withLock { state.beginDelivery(key: index) }.map(Unmanaged.passUnretained)
   }
 
-  /// Ends a delivery begun by ``beginDelivery(key:)``.
-  @usableFromInline
+  /// Ends a delivery of `list` (begun by ``beginDelivery(key:)`` or ``whileDelivering(_:_:)``).
+  /// After the decrement only the context is touched: the list may be gone. If lists are
+  /// retired, the one this delivery held may now be free; it is released at once (it may hold
+  /// the last reference to a handler). The flag and the count are sequentially consistent, as
+  /// is the registrar's reading of them: either this delivery sees the list retired, or the
+  /// registrar sees the delivery ended and never retires the list.
+  @inlinable
   func endDelivery(_ list: Unmanaged<ObserverList>) {
-    let (released, wake) = lock.withLock { state.endDelivery(list.takeUnretainedValue()) }
+    _ = list._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+    if listsAreRetired { releaseRetired() }
+  }
+
+  @usableFromInline
+  var listsAreRetired: Bool { hasRetired.load(ordering: .sequentiallyConsistent) }
+
+  @usableFromInline
+  func releaseRetired() {
+    let released = withState { $0.pruneRetired() }
     withExtendedLifetime(released) {}
-    if wake { Parking.wakeAll() }
   }
 
   /// The list of key `index` as a strong reference (for frames that outlive one delivery).
@@ -70,7 +104,7 @@ final class RegistrarContext: @unchecked Sendable {
 
   /// Runs `body`, which delivers from `list` (current or not), counted as a delivery of it.
   func whileDelivering<Result>(_ list: ObserverList, _ body: () -> Result) -> Result {
-    lock.withLock { state.hold(list) }
+    withState { $0.hold(list) }
     defer { endDelivery(Unmanaged.passUnretained(list)) }
     return body()
   }
@@ -97,7 +131,7 @@ final class RegistrarContext: @unchecked Sendable {
   /// path observations that start at the object are invalidated (detaching their links from
   /// the objects further along).
   func tearDown() {
-    let lists = lock.withLock { state.tearDown() }
+    let lists = withState { $0.tearDown() }
     var rooted: [PathObservation] = []
     for list in lists {
       for trigger in list.triggers where trigger.active.exchange(false, ordering: .acquiringAndReleasing) {

@@ -46,30 +46,17 @@ struct RegistrarState {
   /// Counts a delivery in the list of key `index`.
   mutating func beginDelivery(key index: Int) -> ObserverList? {
     guard let list = list(key: index) else { return nil }
-    list.inFlight += 1
+    list.inFlight.add(1, ordering: .relaxed)
     return list
   }
 
   /// Counts a delivery in `list`, which a frame kept and which may have been replaced since:
   /// then it is kept as retired while the delivery lasts.
   mutating func hold(_ list: ObserverList) {
-    list.inFlight += 1
-    if self.list(key: list.triggers[0].keyIndex) !== list, !list.isRetired {
-      list.isRetired = true
+    list.inFlight.add(1, ordering: .relaxed)
+    if self.list(key: list.triggers[0].keyIndex) !== list, !retired.contains(where: { $0 === list }) {
       retired.append(list)
     }
-  }
-
-  /// Uncounts a delivery. Returns the list if it was retired and this was its last delivery
-  /// (to release after unlocking), and whether waiters must be woken.
-  mutating func endDelivery(_ list: ObserverList) -> (released: ObserverList?, wake: Bool) {
-    list.inFlight -= 1
-    guard list.inFlight == 0 else { return (nil, false) }
-    var released: ObserverList?
-    if list.isRetired, let position = retired.firstIndex(where: { $0 === list }) {
-      released = retired.remove(at: position)
-    }
-    return (released, list.waiters > 0)
   }
 
   /// Everything, for the end of the object: the registrar is empty afterwards and accepts
@@ -86,15 +73,26 @@ struct RegistrarState {
 
   /// Keeps `list` while deliveries iterate it; returns it (to release) when none does.
   private mutating func retire(_ list: ObserverList) -> ObserverList? {
-    guard list.inFlight > 0 else { return list }
-    list.isRetired = true
+    guard list.inFlight.load(ordering: .sequentiallyConsistent) > 0 else { return list }
     retired.append(list)
     return nil
+  }
+
+  /// Drops the retired lists no delivery iterates any more; returns them (to release after
+  /// unlocking). Called whenever the state changes.
+  mutating func pruneRetired() -> [ObserverList] {
+    var done: [ObserverList] = []
+    retired.removeAll { list in
+      guard list.inFlight.load(ordering: .acquiring) == 0 else { return false }
+      done.append(list)
+      return true
+    }
+    return done
   }
 
   /// The current and retired lists with deliveries in flight that contain `trigger`.
   private func heldLists(containing trigger: Trigger) -> [ObserverList] {
     let current = list(key: trigger.keyIndex).map { [$0] } ?? []
-    return (current + retired).filter { $0.inFlight > 0 && $0.contains(trigger) }
+    return (current + retired).filter { $0.inFlight.load(ordering: .acquiring) > 0 && $0.contains(trigger) }
   }
 }
