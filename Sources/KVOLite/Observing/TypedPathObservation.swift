@@ -1,16 +1,40 @@
 import Foundation
 
-/// A ``PathObservation`` whose value type is `Value`.
-class ValuePathObservation<Value>: PathObservation, @unchecked Sendable {
+/// A path observation with a typed root, value and handler.
+///
+/// It refers to its root without keeping it alive and without a weak reference (which would
+/// give the root a side table and make every retain and release of it slower, everywhere): an
+/// `unowned` reference keeps the root's memory (not the root) until the observation goes, and
+/// each delivery takes a strong reference only if the root is not being released (see
+/// ``RootReference``).
+final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservation,
+  @unchecked Sendable
+{
+  // @unchecked: immutable; the base class guards its own state.
+  private let root: RootReference<Root>
+  private let read: (Root) -> Value
+  /// Converts the elements of an exact to-many change (boxed `[Element]`) to `Value`.
+  private let elements: (Any) -> Value
+  private let handler: (Root, KeyValueChange<Value>) -> Void
   /// Whether this is one branch whose last key is stored as `Value`, so that the key's setter
   /// can deliver its value directly (a ``LeafLink``).
   private let leafIsValue: Bool
 
-  init(branches: [[KeyStep]], isExactToMany: Bool, isDerived: Bool, options: ObservingOptions) {
+  init(
+    root: Root, branches: [[KeyStep]], isExactToMany: Bool, isDerived: Bool,
+    options: ObservingOptions, read: @escaping (Root) -> Value,
+    elements: @escaping (Any) -> Value, handler: @escaping (Root, KeyValueChange<Value>) -> Void
+  ) {
+    self.root = RootReference(root)
+    self.read = read
+    self.elements = elements
+    self.handler = handler
     leafIsValue =
       branches.count == 1 && !isDerived && branches[0].last!.entry.storedType == Value.self
     super.init(branches: branches, isExactToMany: isExactToMany, options: options)
   }
+
+  override var rootObject: (any KeyValueObservable)? { root.object }
 
   override func makeLink(context: RegistrarContext, key: Int, level: Int, isLeaf: Bool) -> Trigger {
     guard leafIsValue, isLeaf else {
@@ -20,73 +44,20 @@ class ValuePathObservation<Value>: PathObservation, @unchecked Sendable {
   }
 
   /// Delivers a change of the last key, already in the observation's terms.
-  func deliverLeaf(_ change: KeyValueChange<Value>) {}
-}
-
-/// The link a typed chain places on its last object, when the chain's value type is the last
-/// key's own type: the setter delivers to it like to a direct observer, with the value it
-/// stored (which is what reading through the chain would give).
-final class LeafLink<Value>: ValueTrigger<Value>, @unchecked Sendable {
-  /// Strong, as in ``PathLink``.
-  let observation: ValuePathObservation<Value>
-  let level: Int
-
-  init(observation: ValuePathObservation<Value>, context: RegistrarContext, key: Int, level: Int) {
-    self.observation = observation
-    self.level = level
-    super.init(
-      order: observation.order, context: context, keyIndex: key, isTyped: true,
-      options: observation.options)
-  }
-
-  override var path: (observation: PathObservation, level: Int, isLeaf: Bool)? {
-    (observation, level, true)
-  }
-
-  override func deliver(_ object: AnyObject, _ change: KeyValueChange<Value>) {
-    observation.deliverLeaf(change)
-  }
-}
-
-/// A path observation with a typed root, value and handler.
-final class TypedPathObservation<Root: KeyValueObservable, Value>: ValuePathObservation<Value>,
-  @unchecked Sendable
-{
-  private weak var root: Root?
-  private let read: (Root) -> Value
-  /// Converts the elements of an exact to-many change (boxed `[Element]`) to `Value`.
-  private let elements: (Any) -> Value
-  private let handler: (Root, KeyValueChange<Value>) -> Void
-
-  init(
-    root: Root, branches: [[KeyStep]], isExactToMany: Bool, isDerived: Bool,
-    options: ObservingOptions, read: @escaping (Root) -> Value,
-    elements: @escaping (Any) -> Value, handler: @escaping (Root, KeyValueChange<Value>) -> Void
-  ) {
-    self.root = root
-    self.read = read
-    self.elements = elements
-    self.handler = handler
-    super.init(
-      branches: branches, isExactToMany: isExactToMany, isDerived: isDerived, options: options)
-  }
-
-  override var rootObject: (any KeyValueObservable)? { root }
-
-  override func deliverLeaf(_ change: KeyValueChange<Value>) {
-    guard isActive, let root else { return }
+  func deliverLeaf(_ change: KeyValueChange<Value>) {
+    guard isActive, let root = root.object else { return }
     handler(root, change)
   }
 
   /// Sends the `.initial` notification.
   func sendInitial() {
-    guard isActive, let root else { return }
+    guard isActive, let root = root.object else { return }
     let change = KeyValueChange(kind: .setting, newValue: wantsNew ? read(root) : nil)
     DeliveryScope.run { handler(root, change) }
   }
 
   override func willChange(kind: KeyValueChangeKind, indexes: IndexSet?, keyOld: Any?) -> Any? {
-    guard isActive, let root else { return nil }
+    guard isActive, let root = root.object else { return nil }
     let exact = isExactToMany && kind != .setting
     let old: Value? =
       !wantsOld ? nil : exact ? keyOld.map(elements) : read(root)
@@ -103,7 +74,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: ValuePathObse
   override func didChange(
     isLeaf: Bool, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?, keyNew: Any?
   ) {
-    guard isActive, let root else { return }
+    guard isActive, let root = root.object else { return }
     // A relationship replaced by an object whose keys cannot be observed leaves the branch cut
     // there; the value is still read through the whole path.
     if !isLeaf { try? rewire() }
@@ -114,5 +85,30 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: ValuePathObse
       KeyValueChange(
         kind: exact ? kind : .setting, oldValue: old.map { $0 as! Value }, newValue: new,
         indexes: exact ? indexes : nil))
+  }
+}
+
+/// The link a typed chain places on its last object, when the chain's value type is the last
+/// key's own type: the setter delivers to it like to a direct observer, with the value it
+/// stored (which is what reading through the chain would give).
+final class LeafLink<Root: KeyValueObservable, Value>: ValueTrigger<Value>, @unchecked Sendable {
+  /// Strong, as in ``PathLink``.
+  let observation: TypedPathObservation<Root, Value>
+  let level: Int
+
+  init(observation: TypedPathObservation<Root, Value>, context: RegistrarContext, key: Int, level: Int) {
+    self.observation = observation
+    self.level = level
+    super.init(
+      order: observation.order, context: context, keyIndex: key, isTyped: true,
+      options: observation.options)
+  }
+
+  override var path: (observation: PathObservation, level: Int, isLeaf: Bool)? {
+    (observation, level, true)
+  }
+
+  override func deliver(_ object: AnyObject, _ change: KeyValueChange<Value>) {
+    observation.deliverLeaf(change)
   }
 }
