@@ -2,16 +2,14 @@ import Foundation
 
 /// A path observation with a typed root, value and handler.
 ///
-/// It refers to its root without keeping it alive and without a weak reference (which would
-/// give the root a side table and make every retain and release of it slower, everywhere): an
-/// `unowned` reference keeps the root's memory (not the root) until the observation goes, and
-/// each delivery takes a strong reference only if the root is not being released (see
-/// ``RootReference``).
+/// It refers to its root weakly: the root is not kept alive, and a delivery gets it only while
+/// it is not being released.
 final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservation,
   @unchecked Sendable
 {
-  // @unchecked: immutable; the base class guards its own state.
-  private let root: RootReference<Root>
+  // @unchecked: immutable but for the weak reference, which the runtime reads atomically; the
+  // base class guards its own state.
+  private weak var root: Root?
   private let read: (Root) -> Value
   /// Converts the elements of an exact to-many change (boxed `[Element]`) to `Value`.
   private let elements: (Any) -> Value
@@ -25,7 +23,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
     options: ObservingOptions, read: @escaping (Root) -> Value,
     elements: @escaping (Any) -> Value, handler: @escaping (Root, KeyValueChange<Value>) -> Void
   ) {
-    self.root = RootReference(root)
+    self.root = root
     self.read = read
     self.elements = elements
     self.handler = handler
@@ -34,7 +32,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
     super.init(branches: branches, isExactToMany: isExactToMany, options: options)
   }
 
-  override var rootObject: (any KeyValueObservable)? { root.object }
+  override var rootObject: (any KeyValueObservable)? { root }
 
   override func makeLink(context: RegistrarContext, key: Int, level: Int, isLeaf: Bool) -> Trigger {
     guard leafIsValue, isLeaf else {
@@ -45,19 +43,19 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
 
   /// Delivers a change of the last key, already in the observation's terms.
   func deliverLeaf(_ change: KeyValueChange<Value>) {
-    guard isActive, let root = root.object else { return }
+    guard isActive, let root else { return }
     handler(root, change)
   }
 
   /// Sends the `.initial` notification.
   func sendInitial() {
-    guard isActive, let root = root.object else { return }
+    guard isActive, let root else { return }
     let change = KeyValueChange(kind: .setting, newValue: wantsNew ? read(root) : nil)
     DeliveryScope.run { handler(root, change) }
   }
 
   override func willChange(kind: KeyValueChangeKind, indexes: IndexSet?, keyOld: Any?) -> Any? {
-    guard isActive, let root = root.object else { return nil }
+    guard isActive, let root else { return nil }
     let exact = isExactToMany && kind != .setting
     let old: Value? =
       !wantsOld ? nil : exact ? keyOld.map(elements) : read(root)
@@ -74,7 +72,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
   override func didChange(
     isLeaf: Bool, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?, keyNew: Any?
   ) {
-    guard isActive, let root = root.object else { return }
+    guard isActive, let root else { return }
     // A relationship replaced by an object whose keys cannot be observed leaves the branch cut
     // there; the value is still read through the whole path.
     if !isLeaf { try? rewire() }
