@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The declared keys of one observable type: name → typed key path, with each key's role.
 ///
 /// A type declares its table once, as ``KeyValueObservable/observableKeys``, usually with an
@@ -39,8 +41,10 @@ final class KeyTable: @unchecked Sendable {
   // The caches are behind `cacheLock`, so their accesses are not checked for exclusivity too.
   private let cacheLock = Lock()
   @exclusivity(unchecked) private var cache: [AnyKeyPath: [KeyStep]] = [:]
-  /// Storage offsets by key index, once probed (`nil` for a key with no ``Observed`` storage).
-  @exclusivity(unchecked) private var storageOffsets: [Int: Int?] = [:]
+  /// Storage offsets by key index, once probed: `Int.min` until then, -1 for a key with no
+  /// ``Observed`` storage. Read on every registration, so atomic rather than behind the lock;
+  /// never freed, like the table (tables are static).
+  private let storageOffsets: UnsafeMutablePointer<Atomic<Int>>
   /// String key paths resolved for key-value coding, by text (bounded: cleared when full).
   @exclusivity(unchecked) private var resolvedPaths: [String: KeyValuePath] = [:]
   /// Key path objects recently looked up by `declaredIndex`, compared by identity: a key path
@@ -64,6 +68,10 @@ final class KeyTable: @unchecked Sendable {
     }
     indexByName = byName
     indexByKeyPath = byKeyPath
+    storageOffsets = .allocate(capacity: max(1, entries.count))
+    for index in 0..<max(1, entries.count) {
+      (UnsafeMutableRawPointer(storageOffsets + index)).initializeMemory(as: Int.self, repeating: Int.min, count: 1)
+    }
   }
 
   /// The index of `keyPath` if it is one declared stored key (not derived); `nil` otherwise.
@@ -206,13 +214,13 @@ extension KeyTable {
   func storageOffset(ofKey index: Int, probing object: AnyObject) throws(KeyValueError) -> Int? {
     let entry = entries[index]
     guard entry.role != .derived else { return nil }
-    let offset: Int?
-    if let known = cacheLock.withLock({ storageOffsets[index] }) {
-      offset = known
-    } else {
-      offset = StorageProbe.offset(of: entry.keyPath, in: object, reading: entry.value)
-      cacheLock.withLock { storageOffsets[index] = offset }
+    var known = storageOffsets[index].load(ordering: .acquiring)
+    if known == Int.min {
+      // Probes racing on the same key find the same offset.
+      known = StorageProbe.offset(of: entry.keyPath, in: object, reading: entry.value) ?? -1
+      storageOffsets[index].store(known, ordering: .releasing)
     }
+    let offset = known >= 0 ? known : nil
     if offset == nil, entry.notifiesAutomatically {
       throw .notObservable(key: entry.name, type: typeName)
     }

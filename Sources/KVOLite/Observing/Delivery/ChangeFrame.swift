@@ -90,7 +90,8 @@ extension ChangeFrame {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
     var seen: [ObjectIdentifier] = []
-    for (position, trigger) in list.triggers.enumerated() where trigger.isActive {
+    let triggers = list.withTriggers { Array($0) }
+    for (position, trigger) in triggers.enumerated() where trigger.isActive {
       if let (observation, _, _) = trigger.path {
         // One notification per observation, however many of its links this change hits.
         let id = ObjectIdentifier(observation)
@@ -107,7 +108,8 @@ extension ChangeFrame {
   func walkDid(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
-    for (position, trigger) in list.triggers.enumerated() where trigger.isActive {
+    let triggers = list.withTriggers { Array($0) }
+    for (position, trigger) in triggers.enumerated() where trigger.isActive {
       if let (observation, _, isLeaf) = trigger.path {
         // Only the links the will-phase met (an observation added since was not there).
         guard let old = pathOlds[position] else { continue }

@@ -15,7 +15,7 @@ extension ObserverList {
       recordKinds & 0b1000 != 0 ? KeyValueChange(kind: .setting, oldValue: old, newValue: new) : bare
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
-    triggers.withUnsafeBufferPointer { triggers in
+    withTriggers { triggers in
       for index in triggers.indices {
         Unmanaged.passUnretained(triggers[index])._withUnsafeGuaranteedRef { trigger in
           guard trigger.isActive else { return }

@@ -22,7 +22,10 @@ final class RegistrarContext: @unchecked Sendable {
   private func withState<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
     lock.withLock {
       let result = body(&state)
-      hasRetired.store(!state.retired.isEmpty, ordering: .sequentiallyConsistent)
+      let retired = !state.retired.isEmpty
+      if hasRetired.load(ordering: .relaxed) != retired {
+        hasRetired.store(retired, ordering: .sequentiallyConsistent)
+      }
       return result
     }
   }
@@ -32,22 +35,22 @@ final class RegistrarContext: @unchecked Sendable {
   /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
   /// being released.
   func add(_ trigger: Trigger) -> Bool {
-    let (added, released) = withState { state in
-      let (added, replaced) = state.insert(trigger)
-      return (added, state.pruneRetired() + (replaced.map { [$0] } ?? []))
+    let (added, released, pruned) = withState { state in
+      let (added, released) = state.insert(trigger)
+      return (added, released, state.retired.isEmpty ? [] : state.pruneRetired())
     }
-    withExtendedLifetime(released) {}
+    withExtendedLifetime((released, pruned)) {}
     return added
   }
 
   /// Removes `trigger` from the list of its key; removing what is not there does nothing.
   /// Returns the lists that deliveries in flight still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
-    let (held, released) = withState { state in
-      let (held, replaced) = state.remove(trigger)
-      return (held, state.pruneRetired() + (replaced.map { [$0] } ?? []))
+    let (held, released, pruned) = withState { state in
+      let (held, released) = state.remove(trigger)
+      return (held, released, state.retired.isEmpty ? [] : state.pruneRetired())
     }
-    withExtendedLifetime(released) {}
+    withExtendedLifetime((released, pruned)) {}
     return held
   }
 
@@ -55,7 +58,7 @@ final class RegistrarContext: @unchecked Sendable {
   /// the retired ones.
   func waitUntilDelivered(_ lists: [ObserverList]) {
     for list in lists {
-      Parking.wait { list.inFlight.load(ordering: .acquiring) == 0 }
+      Parking.wait { list.inFlight.pointee.load(ordering: .acquiring) == 0 }
     }
     let released = withState { $0.pruneRetired() }
     withExtendedLifetime(released) {}
@@ -63,7 +66,7 @@ final class RegistrarContext: @unchecked Sendable {
 
   /// How many triggers the context holds, over all keys.
   var triggerCount: Int {
-    lock.withLock { state.lists.reduce(0) { $0 + ($1?.triggers.count ?? 0) } }
+    lock.withLock { state.lists.reduce(0) { $0 + ($1?.count ?? 0) } }
   }
 
   // MARK: - Delivery
@@ -84,7 +87,7 @@ final class RegistrarContext: @unchecked Sendable {
   /// registrar sees the delivery ended and never retires the list.
   @inlinable
   func endDelivery(_ list: Unmanaged<ObserverList>) {
-    _ = list._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+    _ = list._withUnsafeGuaranteedRef { $0.inFlight.pointee.subtract(1, ordering: .sequentiallyConsistent) }
     if listsAreRetired { releaseRetired() }
   }
 
@@ -134,8 +137,10 @@ final class RegistrarContext: @unchecked Sendable {
     let lists = withState { $0.tearDown() }
     var rooted: [PathObservation] = []
     for list in lists {
-      for trigger in list.triggers where trigger.active.exchange(false, ordering: .acquiringAndReleasing) {
-        if let (observation, level, _) = trigger.path, level == 0 { rooted.append(observation) }
+      list.withTriggers { triggers in
+        for trigger in triggers where trigger.active.exchange(false, ordering: .acquiringAndReleasing) {
+          if let (observation, level, _) = trigger.path, level == 0 { rooted.append(observation) }
+        }
       }
     }
     for observation in rooted { observation.invalidate() }

@@ -18,14 +18,16 @@ struct RegistrarState {
   }
 
   /// Inserts `trigger` in the list of its key. Returns whether it did, and the list it replaced
-  /// (to release after unlocking).
-  mutating func insert(_ trigger: Trigger) -> (added: Bool, replaced: ObserverList?) {
+  /// if no delivery holds that one (to release after unlocking).
+  mutating func insert(_ trigger: Trigger) -> (added: Bool, released: ObserverList?) {
     guard !isTornDown else { return (false, nil) }
     let index = trigger.keyIndex
     if lists.count <= index { lists.append(contentsOf: repeatElement(nil, count: index + 1 - lists.count)) }
-    let old = lists[index]
-    lists[index] = old.map { $0.inserting(trigger) } ?? ObserverList([trigger])
-    guard let old else { return (true, nil) }
+    guard let old = lists[index] else {
+      lists[index] = .make(trigger)
+      return (true, nil)
+    }
+    lists[index] = old.inserting(trigger)
     return (true, retire(old))
   }
 
@@ -33,12 +35,10 @@ struct RegistrarState {
   /// still iterate with it, and the list it replaced if no delivery holds that one.
   mutating func remove(_ trigger: Trigger) -> (held: [ObserverList], released: ObserverList?) {
     let index = trigger.keyIndex
-    guard let old = list(key: index), old.contains(trigger) else {
-      return (heldLists(containing: trigger), nil)
-    }
-    var remaining = old.triggers
-    remaining.remove(at: remaining.lastIndex { $0 === trigger }!)
-    lists[index] = remaining.isEmpty ? nil : ObserverList(remaining)
+    guard let old = list(key: index) else { return (heldLists(containing: trigger), nil) }
+    let new = old.removing(trigger)
+    guard new !== old else { return (heldLists(containing: trigger), nil) }
+    lists[index] = new
     let released = retire(old)
     return (heldLists(containing: trigger), released)
   }
@@ -46,15 +46,15 @@ struct RegistrarState {
   /// Counts a delivery in the list of key `index`.
   mutating func beginDelivery(key index: Int) -> ObserverList? {
     guard let list = list(key: index) else { return nil }
-    list.inFlight.add(1, ordering: .relaxed)
+    list.inFlight.pointee.add(1, ordering: .relaxed)
     return list
   }
 
   /// Counts a delivery in `list`, which a frame kept and which may have been replaced since:
   /// then it is kept as retired while the delivery lasts.
   mutating func hold(_ list: ObserverList) {
-    list.inFlight.add(1, ordering: .relaxed)
-    if self.list(key: list.triggers[0].keyIndex) !== list, !retired.contains(where: { $0 === list }) {
+    list.inFlight.pointee.add(1, ordering: .relaxed)
+    if self.list(key: list.first.keyIndex) !== list, !retired.contains(where: { $0 === list }) {
       retired.append(list)
     }
   }
@@ -73,7 +73,7 @@ struct RegistrarState {
 
   /// Keeps `list` while deliveries iterate it; returns it (to release) when none does.
   private mutating func retire(_ list: ObserverList) -> ObserverList? {
-    guard list.inFlight.load(ordering: .sequentiallyConsistent) > 0 else { return list }
+    guard list.inFlight.pointee.load(ordering: .sequentiallyConsistent) > 0 else { return list }
     retired.append(list)
     return nil
   }
@@ -83,7 +83,7 @@ struct RegistrarState {
   mutating func pruneRetired() -> [ObserverList] {
     var done: [ObserverList] = []
     retired.removeAll { list in
-      guard list.inFlight.load(ordering: .acquiring) == 0 else { return false }
+      guard list.inFlight.pointee.load(ordering: .acquiring) == 0 else { return false }
       done.append(list)
       return true
     }
@@ -92,7 +92,12 @@ struct RegistrarState {
 
   /// The current and retired lists with deliveries in flight that contain `trigger`.
   private func heldLists(containing trigger: Trigger) -> [ObserverList] {
-    let current = list(key: trigger.keyIndex).map { [$0] } ?? []
-    return (current + retired).filter { $0.inFlight.load(ordering: .acquiring) > 0 && $0.contains(trigger) }
+    func isHeld(_ list: ObserverList) -> Bool {
+      list.inFlight.pointee.load(ordering: .acquiring) > 0 && list.contains(trigger)
+    }
+    var held: [ObserverList] = []
+    if let current = list(key: trigger.keyIndex), isHeld(current) { held.append(current) }
+    for list in retired where isHeld(list) { held.append(list) }
+    return held
   }
 }

@@ -27,3 +27,9 @@ func waitForDeliveries(holding held: [(context: RegistrarContext, lists: [Observ
   guard held.contains(where: { !$0.lists.isEmpty }), !ThreadLocalState.isDelivering else { return }
   for (context, lists) in held { context.waitUntilDelivered(lists) }
 }
+
+/// ``waitForDeliveries(holding:)`` for the lists of one context.
+func waitForDeliveries(holding held: (context: RegistrarContext, lists: [ObserverList])) {
+  guard !held.lists.isEmpty, !ThreadLocalState.isDelivering else { return }
+  held.context.waitUntilDelivered(held.lists)
+}

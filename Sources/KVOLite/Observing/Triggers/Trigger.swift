@@ -104,6 +104,6 @@ final class TypedRecord<Root: AnyObject, Value>: ValueTrigger<Value>, @unchecked
   }
 
   override func invalidate() {
-    waitForDeliveries(holding: [detach()])
+    waitForDeliveries(holding: detach())
   }
 }
