@@ -67,10 +67,12 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, Trigger> {
     }
   }
 
-  @inlinable var count: Int { header.count }
-  @inlinable var needsWillPhase: Bool { header.needsWillPhase }
-  @inlinable var wantsOld: Bool { header.wantsOld }
-  @inlinable var recordKinds: UInt8 { header.recordKinds }
+  // The header is read through its pointer: reading `header` would check exclusivity at run
+  // time, and it never changes but for the atomic count.
+  @inlinable var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+  @inlinable var needsWillPhase: Bool { withUnsafeMutablePointerToHeader { $0.pointee.needsWillPhase } }
+  @inlinable var wantsOld: Bool { withUnsafeMutablePointerToHeader { $0.pointee.wantsOld } }
+  @inlinable var recordKinds: UInt8 { withUnsafeMutablePointerToHeader { $0.pointee.recordKinds } }
 
   /// The in-flight count, as an atomic in the header.
   @inlinable
