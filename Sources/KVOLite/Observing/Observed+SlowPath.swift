@@ -59,11 +59,19 @@ extension Observed {
       _ = replaced
       frame.didChange(object, old: old, new: newValue)
     } else {
+      // The records take their copies of the values before the new value moves in (so the
+      // value is copied once per record, and not once more for the storage).
+      let kinds = list.recordKinds
       let old: Value? = list.wantsOld ? storage.pointee.value : nil
+      let bare = KeyValueChange<Value>(kind: .setting)
+      let newOnly = kinds & 0b0010 != 0 ? KeyValueChange(kind: .setting, newValue: newValue) : bare
+      let oldOnly = kinds & 0b0100 != 0 ? KeyValueChange(kind: .setting, oldValue: old) : bare
+      let both =
+        kinds & 0b1000 != 0 ? KeyValueChange(kind: .setting, oldValue: old, newValue: newValue) : bare
       let replaced = exchange(storage, newValue)
       word.unlock(state)
       _ = replaced
-      list.deliverSetting(object, old: old, new: newValue)
+      list.deliverSetting(object, bare: bare, newOnly: newOnly, oldOnly: oldOnly, both: both)
     }
   }
 }

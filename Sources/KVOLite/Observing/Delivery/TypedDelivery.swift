@@ -1,18 +1,19 @@
 /// The fast path of delivery: a setting of a key whose observers are all typed and want no
 /// prior notification, delivered with the key's own value type.
 ///
-/// Each change record the observers need is built once (at most four: with or without old
-/// and new values), so a delivery copies the values once per record, not once per observer;
-/// triggers are visited without being retained (the list holds them, and the registrar holds
-/// the list while the delivery is counted in flight).
+/// Each change record the observers need is built once per set (at most four: with or without
+/// old and new values), before the new value moves into the storage, so that a set copies the
+/// values once per record, not once per observer; triggers are visited without being retained
+/// (the list holds them, and the registrar holds the list while the delivery is counted in
+/// flight).
 extension ObserverList {
+  /// Delivers a setting to every active trigger. The caller builds the records (see
+  /// ``Observed/setObserved(_:_:_:_:_:_:)``); each observer gets the one its options ask for.
   @inlinable
-  func deliverSetting<Value>(_ object: AnyObject, old: Value?, new: Value) {
-    let bare = KeyValueChange<Value>(kind: .setting)
-    let newOnly = recordKinds & 0b0010 != 0 ? KeyValueChange(kind: .setting, newValue: new) : bare
-    let oldOnly = recordKinds & 0b0100 != 0 ? KeyValueChange(kind: .setting, oldValue: old) : bare
-    let both =
-      recordKinds & 0b1000 != 0 ? KeyValueChange(kind: .setting, oldValue: old, newValue: new) : bare
+  func deliverSetting<Value>(
+    _ object: AnyObject, bare: KeyValueChange<Value>, newOnly: KeyValueChange<Value>,
+    oldOnly: KeyValueChange<Value>, both: KeyValueChange<Value>
+  ) {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
     withTriggers { triggers in
