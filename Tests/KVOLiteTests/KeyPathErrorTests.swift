@@ -78,6 +78,20 @@ struct KeyPathErrorTests {
     _ = token
   }
 
+  @Test("a computed key that reads another property never takes that property's storage")
+  func computedKeyDoesNotTakeStorage() {
+    // A type of its own, so that the first key probed is the computed one.
+    let echo = Echo()
+    let shouted = Counter()
+    let named = Counter()
+    let manual = echo.observe(\.shout) { _, _ in shouted.increment() }
+    let stored = echo.observe(\.name) { _, _ in named.increment() }
+    echo.name = "ann"
+    #expect(named.count == 1)
+    #expect(shouted.count == 0)
+    _ = (manual, stored)
+  }
+
   @Test("a failed registration leaves nothing behind")
   func failedRegistrationLeavesNothing() {
     let parcel = Parcel()
@@ -102,4 +116,15 @@ struct KeyPathErrorTests {
     }
     #expect(order.observationRegistrar.triggerCount == 0)
   }
+}
+
+/// A stored key and a computed key (notified by hand) that reads it.
+private final class Echo: KeyValueObservable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<Echo> = [
+    .attribute("shout", \.shout, notifiesAutomatically: false),
+    .attribute("name", \.name),
+  ]
+  @Observed var name = ""
+  var shout: String { name.uppercased() }
 }

@@ -31,6 +31,40 @@ struct ThreadSafetyTests {
     _ = (t1, t2, t3)
   }
 
+  @Test("without .prior, each set's old value is the value it replaced, even under concurrent sets")
+  func oldValuesAreExactWithoutPrior() {
+    let person = Person(firstName: "initial")
+    let pairs = Locked<[(old: String, new: String)]>([])
+    let token = person.observe(\.firstName, options: [.old, .new]) { _, change in
+      pairs.withLock { $0.append((change.oldValue!, change.newValue!)) }
+    }
+    race(workers: Self.workers) { worker in
+      for round in 0..<Self.rounds { person.firstName = "\(worker)-\(round)" }
+    }
+    let all = pairs.withLock { $0 }
+    let news = all.map(\.new)
+    #expect(Set(news).count == Self.workers * Self.rounds)
+    // The values replaced are the initial one and every value set but the last one standing.
+    #expect(all.map(\.old).sorted() == (["initial"] + news.filter { $0 != person.firstName }).sorted())
+    _ = token
+  }
+
+  @Test("with .prior, every set still gives one prior and one post notification per observer")
+  func priorUnderConcurrentSets() {
+    let person = Person(firstName: "initial")
+    let priors = Counter()
+    let posts = Counter()
+    let token = person.observe(\.firstName, options: [.prior, .old, .new]) { _, change in
+      change.isPrior ? priors.increment() : posts.increment()
+    }
+    race(workers: Self.workers) { worker in
+      for round in 0..<Self.rounds { person.firstName = "\(worker)-\(round)" }
+    }
+    #expect(priors.count == Self.workers * Self.rounds)
+    #expect(posts.count == Self.workers * Self.rounds)
+    _ = token
+  }
+
   @Test("observing and cancelling while others set never disturbs a standing observer")
   func observeAndCancelWhileSetting() throws {
     let person = Person()

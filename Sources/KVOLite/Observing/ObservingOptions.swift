@@ -10,6 +10,18 @@
 ///   and never an `oldValue`.
 /// - ``prior``: an extra notification before every change, with ``KeyValueChange/isPrior`` set,
 ///   `oldValue` if ``old`` is given, and never a `newValue`.
+///
+/// ## Old values under concurrent sets
+///
+/// The old value is the key's value at will-time, as in Foundation. Without ``prior`` (and
+/// without path or derived observers of the key, which read their old values at will-time
+/// too), reading it and storing the new value happen under the property's lock in one step, so
+/// each set's old value is exactly the value it replaced, however many threads set the key.
+/// With them, notifications must be delivered between the two, with no lock held: two sets of
+/// one key racing on two threads may then both read the same old value (and report it, in the
+/// prior and in the post notification), the later store winning. Every set still delivers
+/// exactly one prior and one post notification to each observer. Serialize sets of a key whose
+/// old values must chain exactly.
 public struct ObservingOptions: OptionSet, Sendable, Hashable {
   public let rawValue: UInt8
 
