@@ -136,8 +136,7 @@ extension ObservationRegistrar {
     // The object is alive (the caller holds it), so its registrar is not torn down.
     _ = record.context.add(record)
     if table.entries[index].notifiesAutomatically, let offset {
-      StorageWord(UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
-        .markObserved(key: index)
+      StorageState.markObserved(object, offset: offset, key: index)
     }
     return record
   }

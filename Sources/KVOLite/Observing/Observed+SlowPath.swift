@@ -1,61 +1,56 @@
-/// The slow path of a set: the property is observed (or its lock was busy).
+/// The slow path of a set: the property is observed.
 extension Observed {
-  /// Finishes a set that the fast path could not: takes the property's lock, and if the key
-  /// has observers, notifies them around the write.
+  /// Finishes a set of an observed property, entered with the object's lock held: notifies the
+  /// key's observers around the write, with the lock released.
   ///
   /// Inlinable so that it is specialized for the property's type in the client (no boxing for
-  /// typed observers), never inlined so that setters stay small. Lock order: the property's
-  /// lock, then the registrar's; the registrar never waits for a property lock while holding
-  /// its own.
+  /// typed observers), never inlined so that setters stay small. Lock order: the object's
+  /// property lock, then the registrar's; the registrar never takes a property lock while
+  /// holding its own.
   @inlinable @inline(never)
-  static func setSlow<Root: KeyValueObservable>(
-    _ owner: Unmanaged<Root>, _ storage: UnsafeMutablePointer<Observed<Value>>, _ newValue: Value
+  static func setObserved<Root: KeyValueObservable>(
+    _ owner: Unmanaged<Root>, _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock,
+    _ newValue: Value
   ) {
-    let word = StorageWord(storage)
-    let state = word.lock()
-    let key = StorageWord.keyIndex(of: state)
-    guard state & StorageWord.observed != 0, key >= 0 else {
-      // Only the lock was busy.
-      let old = exchange(storage, newValue)
-      word.unlock(state)
-      _ = old
-      return
-    }
+    let state = storage.pointee.state
+    let key = StorageState.keyIndex(of: state)
     // Nothing here is retained: the caller holds the object, which holds its registrar, which
     // holds its context, which holds the list while the delivery is counted.
     owner._withUnsafeGuaranteedRef { object in
-      let context = object.observationRegistrar.existingContextUnretained
-      guard let context, let held = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
+      guard let context = object.observationRegistrar.existingContextUnretained,
+        let held = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
       else {
         // The last observer is gone: sets of this property are fast again.
+        storage.pointee.state = state & ~StorageState.observed
         let old = exchange(storage, newValue)
-        word.unlock(state & ~StorageWord.observed)
+        lock.unlock()
         _ = old
         return
       }
       held._withUnsafeGuaranteedRef { list in
-        setObserved(object, list, storage, word, state, newValue)
+        deliverSetting(object, list, storage, lock, newValue)
       }
       context._withUnsafeGuaranteedRef { $0.endDelivery(held) }
     }
   }
 
-  /// The rest of ``setSlow(_:_:_:)``: the property is locked, and `list` counted in flight.
+  /// The rest of ``setObserved(_:_:_:_:)``: the object is locked, and `list` counted in
+  /// flight.
   @inlinable @inline(__always)
-  static func setObserved<Root: KeyValueObservable>(
+  static func deliverSetting<Root: KeyValueObservable>(
     _ object: Root, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,
-    _ word: StorageWord, _ state: UInt32, _ newValue: Value
+    _ lock: PropertyLock, _ newValue: Value
   ) {
     if list.needsWillPhase {
       // Prior notifications and path observers' old values come before the write, so the
       // lock is released for them. (Concurrent sets of this key may then interleave: see
       // ``ObservingOptions/prior``.)
       let old = storage.pointee.value
-      word.unlock(state)
+      lock.unlock()
       let frame = ChangeFrame.willChange(object, list: list, kind: .setting, indexes: nil, old: old)
-      let relocked = word.lock()
+      lock.lock()
       let replaced = exchange(storage, newValue)
-      word.unlock(relocked)
+      lock.unlock()
       _ = replaced
       frame.didChange(object, old: old, new: newValue)
     } else {
@@ -69,7 +64,7 @@ extension Observed {
       let both =
         kinds & 0b1000 != 0 ? KeyValueChange(kind: .setting, oldValue: old, newValue: newValue) : bare
       let replaced = exchange(storage, newValue)
-      word.unlock(state)
+      lock.unlock()
       _ = replaced
       list.deliverSetting(object, bare: bare, newOnly: newOnly, oldOnly: oldOnly, both: both)
     }

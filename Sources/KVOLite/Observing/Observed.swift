@@ -7,7 +7,7 @@
 /// `notifiesAutomatically: false`. Notifications are delivered after the value is stored, on
 /// the setting thread, with no lock held.
 ///
-/// Each property has its own small lock, taken by every get and set for the duration of the
+/// Every get and set takes the object's lock (see ``PropertyLock``) for the duration of the
 /// copy, so reads and writes are safe from any thread. A set of a property nobody observes is
 /// that lock, a move of the new value and the release of the old one (after the lock): no
 /// registrar, no key path, no allocation. The old value is always released after unlocking,
@@ -17,8 +17,8 @@
 /// that declaration gives it its name and its role.
 @propertyWrapper
 public struct Observed<Value> {
-  /// The property's lock and observation state (see ``StorageWord``). First, so that the
-  /// registrar finds it at the storage's address.
+  /// The property's observation state (see ``StorageState``). First, so that the registrar
+  /// finds it at the storage's address.
   @usableFromInline var state: UInt32 = 0
   @usableFromInline var value: Value
 
@@ -47,33 +47,35 @@ public struct Observed<Value> {
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
   ) -> Value {
     @inline(__always) get {
+      let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
+      lock.lock()
       let storage = address(of: storageKeyPath, in: object)
-      let word = StorageWord(storage)
-      let state = word.lock()
       if _slowPath(StorageProbe.isActive) { StorageProbe.report(storage, keyPath: wrappedKeyPath) }
       let value = storage.pointee.value
-      word.unlock(state)
+      lock.unlock()
       return value
     }
     @inline(__always) set {
       let owner = Unmanaged.passUnretained(object)
+      let lock = PropertyLock(for: owner.toOpaque())
+      lock.lock()
       let storage = address(of: storageKeyPath, in: object)
-      let word = StorageWord(storage)
-      guard let state = word.tryLockUnobserved() else {
-        return setSlow(owner, storage, newValue)
+      guard storage.pointee.state & StorageState.observed == 0 else {
+        return setObserved(owner, storage, lock, newValue)
       }
       let old = exchange(storage, newValue)
-      word.unlock(state)
+      lock.unlock()
       _ = old  // Released here, after unlocking.
     }
   }
 
-  /// The address of the storage in `object`.
+  /// The address of the storage in `object`. Call with the object's lock held: the projection
+  /// is an exclusive access to the property.
   ///
-  /// The access to the stored property ends before the address is used, and nothing but an
-  /// unretained reference to `object` is used after it: that keeps the compiler from retaining
-  /// `object` around the set (the caller keeps it alive for the whole call). The address of a
-  /// stored property of a class is its place in the object, stable while the object lives.
+  /// The access ends before the address is used, and nothing but an unretained reference to
+  /// `object` is used after it: that keeps the compiler from retaining `object` around the set
+  /// (the caller keeps it alive for the whole call). The address of a stored property of a
+  /// class is its place in the object, stable while the object lives.
   @inlinable @inline(__always)
   static func address<Root: AnyObject>(
     of storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>, in object: Root

@@ -107,8 +107,7 @@ class PathObservation: Observation, @unchecked Sendable {
     guard context.add(link) else { return }
     links[branch][level] = (link, ObjectIdentifier(object))
     if step.entry.notifiesAutomatically, let offset {
-      StorageWord(UnsafeMutableRawPointer(Unmanaged.passUnretained(object as AnyObject).toOpaque()) + offset)
-        .markObserved(key: step.index)
+      StorageState.markObserved(object, offset: offset, key: step.index)
     }
   }
 

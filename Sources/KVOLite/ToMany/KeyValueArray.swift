@@ -40,10 +40,10 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   /// The elements now.
   @inlinable
   public var elements: [Element] {
-    let word = StorageWord(storage)
-    let state = word.lock()
+    let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
+    lock.lock()
     let elements = storage.pointee.value
-    word.unlock(state)
+    lock.unlock()
     return elements
   }
 

@@ -59,7 +59,7 @@ extension ToManyMutation {
   /// `object`), notifying its observers: observers of the key itself get the mutation's kind,
   /// indexes and elements (old: the removed or replaced elements; new: the inserted or
   /// replacing ones), everyone else a setting. The mutation is checked and applied under the
-  /// property's lock, so it is atomic.
+  /// object's lock, so it is atomic.
   ///
   /// - Parameter makeMutation: Builds the mutation from the array as it is (which only the lock
   ///   makes stable: an append computes its indexes from it). It must not keep the array.
@@ -69,38 +69,40 @@ extension ToManyMutation {
     storage: UnsafeMutablePointer<Observed<[Element]>>, path: String,
     _ makeMutation: (_ elements: [Element]) -> ToManyMutation<Element>
   ) throws(KeyValueError) {
-    let word = StorageWord(storage)
-    let state = word.lock()
+    let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
+    lock.lock()
     // No copy of the array is kept across the mutation: it would make the mutation copy the
     // whole array.
     let mutation = makeMutation(storage.pointee.value)
     do {
       try mutation.validate(count: storage.pointee.value.count, path: path)
     } catch {
-      word.unlock(state)
+      lock.unlock()
       throw error
     }
-    guard !mutation.indexes.isEmpty else { return word.unlock(state) }
-    guard state & StorageWord.observed != 0,
+    guard !mutation.indexes.isEmpty else { return lock.unlock() }
+    let state = storage.pointee.state
+    guard state & StorageState.observed != 0,
       let context = registrar.existingContext,
       let held = context.beginDelivery(key: index)
     else {
       mutation.apply(to: &storage.pointee.value)
       // Nobody is left to notify: clear the observed bit, as a set would.
-      word.unlock(state & StorageWord.observed != 0 ? state & ~StorageWord.observed : state)
+      storage.pointee.state = state & ~StorageState.observed
+      lock.unlock()
       return
     }
     let removed: [Element]? =
       mutation.kind == .insertion ? nil : mutation.indexes.map { storage.pointee.value[$0] }
-    word.unlock(state)
+    lock.unlock()
     let frame = ChangeFrame.willChange(
       object, list: held.takeUnretainedValue(), kind: mutation.kind,
       indexes: IndexSet(mutation.indexes), old: removed)
-    let relocked = word.lock()
+    lock.lock()
     // Another thread may have changed the array meanwhile: apply only what still fits.
     let fits = (try? mutation.validate(count: storage.pointee.value.count, path: path)) != nil
     if fits { mutation.apply(to: &storage.pointee.value) }
-    word.unlock(relocked)
+    lock.unlock()
     if fits { frame.didChange(object, old: removed, new: mutation.kind == .removal ? nil : mutation.elements) }
     context.endDelivery(held)
   }

@@ -1,0 +1,103 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The lock that guards the ``Observed`` properties of an object: one of a fixed table of spin
+/// locks, chosen by the object's address.
+///
+/// An object's properties are reached through key-path projections, and a projection that
+/// yields a property's address is an exclusive (modify) access in Swift's model: two threads
+/// must never make it at once. So the lock has to be found *before* the property is touched,
+/// from the object's address alone; a lock per object would need a field of its own that
+/// cannot be reached without such an access. A table of 1,024 locks, each on its own cache
+/// line, hashed by address, gives every object a lock that costs nothing to find; objects that
+/// share a lock only wait for each other's few instructions (no critical section calls out,
+/// allocates or blocks: handlers, getters and releases run after unlocking).
+@usableFromInline
+struct PropertyLock {
+  @usableFromInline static let count = 1024
+  /// The table: `count` words, 64 bytes apart. Never freed.
+  @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
+    let table = UnsafeMutableRawPointer.allocate(byteCount: count * 64, alignment: 64)
+    table.initializeMemory(as: UInt8.self, repeating: 0, count: count * 64)
+    return table
+  }()
+
+  @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt32>>
+
+  /// The lock of the object at `address`.
+  @inlinable @inline(__always)
+  init(for address: UnsafeRawPointer) {
+    // Objects are 16-byte aligned; a multiplicative hash spreads neighbours over the table.
+    let hash = (UInt(bitPattern: address) >> 4) &* 0x9E37_79B9_7F4A_7C15
+    let index = Int(truncatingIfNeeded: hash >> (UInt.bitWidth - 10))
+    word = (PropertyLock.table + index &* 64).assumingMemoryBound(to: Atomic<UInt32>.self)
+  }
+
+  @inlinable @inline(__always)
+  func lock() {
+    if !word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      lockContended()
+    }
+  }
+
+  @usableFromInline @inline(never)
+  func lockContended() {
+    var spins = 0
+    while true {
+      if word.pointee.load(ordering: .relaxed) == 0,
+        word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      {
+        return
+      }
+      spins += 1
+      if spins > 64 { sched_yield() }
+    }
+  }
+
+  @inlinable @inline(__always)
+  func unlock() {
+    word.pointee.store(0, ordering: .releasing)
+  }
+}
+
+/// The state field at the start of every ``Observed`` storage, guarded by the object's
+/// ``PropertyLock``: whether a set must notify, and which key of its type the property is.
+///
+/// | bits | meaning |
+/// |---|---|
+/// | 0 | observed: the key has observers on this object, so a set takes the slow path |
+/// | 8...31 | the key's index in its type's table, plus one (0 until first observed) |
+///
+/// Registration sets it (the observer is added first); the slow path of a set clears the
+/// observed bit when it finds no observers left.
+@usableFromInline
+enum StorageState {
+  @usableFromInline static let observed: UInt32 = 1 << 0
+  @usableFromInline static let indexShift: UInt32 = 8
+
+  /// The key index recorded in `state`, or -1.
+  @inlinable
+  static func keyIndex(of state: UInt32) -> Int { Int(state >> indexShift) - 1 }
+
+  /// The state of a property observed as key `index`.
+  static func observed(key index: Int) -> UInt32 {
+    observed | UInt32(index + 1) << indexShift
+  }
+
+  /// Marks the storage at `storage` (offset `offset` in `object`) observed as key `index`,
+  /// under the object's lock. The caller holds `object`.
+  static func markObserved(_ object: AnyObject, offset: Int, key index: Int) {
+    let base = Unmanaged.passUnretained(object).toOpaque()
+    let lock = PropertyLock(for: base)
+    lock.lock()
+    (base + offset).assumingMemoryBound(to: UInt32.self).pointee = observed(key: index)
+    lock.unlock()
+  }
+}
