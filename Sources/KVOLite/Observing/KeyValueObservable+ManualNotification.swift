@@ -36,7 +36,7 @@ extension KeyValueObservable {
       let list = context.currentList(key: step.index)
     else {
       // Nobody observes the key: the pair still matches, and its did-time does nothing.
-      observationRegistrar.context.pushManualFrame(
+      observationRegistrar.context(of: self, table: step.table).pushManualFrame(
         ManualFrame(thread: currentThreadID(), key: step.index, frame: nil, old: nil))
       return
     }

@@ -132,7 +132,7 @@ extension ObservationRegistrar {
     make: (RegistrarContext) -> Record
   ) throws(KeyValueError) -> Record {
     let offset = try table.storageOffset(ofKey: index, probing: object)
-    let record = make(context)
+    let record = make(context(of: object, table: table))
     // The object is alive (the caller holds it), so its registrar is not torn down.
     _ = record.context.add(record)
     if table.entries[index].notifiesAutomatically, let offset {

@@ -102,7 +102,7 @@ class PathObservation: Observation, @unchecked Sendable {
     }
     guard let object else { return }
     let offset = try step.table.storageOffset(ofKey: step.index, probing: object)
-    let context = object.observationRegistrar.context
+    let context = object.observationRegistrar.context(of: object, table: step.table)
     let link = makeLink(context: context, key: step.index, level: level, isLeaf: level == branches[branch].count - 1)
     guard context.add(link) else { return }
     links[branch][level] = (link, ObjectIdentifier(object))

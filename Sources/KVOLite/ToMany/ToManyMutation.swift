@@ -82,8 +82,9 @@ extension ToManyMutation {
     }
     guard !mutation.indexes.isEmpty else { return lock.unlock() }
     let state = storage.pointee.state
+    // The context is held by the registrar, held by the object, held by the caller.
     guard state & StorageState.observed != 0,
-      let context = registrar.existingContext,
+      let context = registrar.existingContextUnretained?.takeUnretainedValue(),
       let held = context.beginDelivery(key: index)
     else {
       mutation.apply(to: &storage.pointee.value)

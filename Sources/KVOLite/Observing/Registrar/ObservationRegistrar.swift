@@ -48,10 +48,12 @@ public final class ObservationRegistrar: @unchecked Sendable {
     }
   }
 
-  /// The context, created on first use.
-  var context: RegistrarContext {
+  /// The context of `object` (whose registrar this is), whose type's table is `table`; created
+  /// on first use.
+  func context(of object: AnyObject, table: KeyTable) -> RegistrarContext {
     if let existing = existingContext { return existing }
-    let made = Unmanaged.passRetained(RegistrarContext())
+    let made = Unmanaged.passRetained(
+      RegistrarContext(objectAddress: Unmanaged.passUnretained(object).toOpaque(), keyCount: table.entries.count))
     let (exchanged, winner) = contextPointer.compareExchange(
       expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
     if exchanged { return made.takeUnretainedValue() }

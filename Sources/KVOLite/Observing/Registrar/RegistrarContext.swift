@@ -4,19 +4,47 @@ import Synchronization
 ///
 /// Every method takes the lock, works on ``RegistrarState`` (plain values, no locking inside),
 /// collects what must happen outside, unlocks, and then does it: releasing replaced lists
-/// (releasing a trigger may release a handler, whose captures may run a `deinit`), waking
-/// waiters, ending triggers. Nothing runs user code with the lock held.
+/// (releasing a trigger may release a handler, whose captures may run a `deinit`), ending
+/// triggers. Nothing runs user code with the lock held.
+///
+/// ## The published lists (the fast path)
+///
+/// A set of an observed property already holds the object's ``PropertyLock``. So that it
+/// needs no other lock, each key's current list is also *published* in a slot that is written
+/// only with both locks held (this one, then the property lock) and read with either: the
+/// setter reads it under the property lock, and counts itself in the list's in-flight count
+/// there. Replacing a list happens under the property lock too, so the registrar sees every
+/// count taken on the old list and keeps it (retired) while it is not zero. The property lock
+/// is found from the object's address, not its memory, so even a removal after the object is
+/// gone can take it.
 @usableFromInline
 final class RegistrarContext: @unchecked Sendable {
   // @unchecked: `state` is only touched with `lock` held; for the same reason its accesses are
-  // not checked for exclusivity at run time (the check would cost more than the lock).
+  // not checked for exclusivity at run time (the check would cost more than the lock). The
+  // published slots follow the rule above.
   private let lock = Lock()
-  @exclusivity(unchecked) private var state = RegistrarState()
+  @exclusivity(unchecked) private var state: RegistrarState
+  /// The object's property lock.
+  private let objectLock: PropertyLock
+  /// The current list of each key, unretained (`state` holds them); see above.
+  @usableFromInline let published: UnsafeMutablePointer<Unmanaged<ObserverList>?>
+  @usableFromInline let keyCount: Int
   /// Whether `state.retired` is not empty, readable without the lock, so that a delivery
   /// ending on a retired list can release it at once (see ``endDelivery(_:)``).
   private let hasRetired = Atomic<Bool>(false)
 
-  init() {}
+  /// A context for the object at `objectAddress`, whose type declares `keyCount` keys.
+  init(objectAddress: UnsafeRawPointer, keyCount: Int) {
+    objectLock = PropertyLock(for: objectAddress)
+    self.keyCount = keyCount
+    published = .allocate(capacity: max(1, keyCount))
+    published.initialize(repeating: nil, count: max(1, keyCount))
+    state = RegistrarState(keyCount: keyCount)
+  }
+
+  deinit {
+    published.deallocate()
+  }
 
   /// Runs `body` on the state with the lock held, then publishes whether lists are retired.
   private func withState<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
@@ -35,23 +63,51 @@ final class RegistrarContext: @unchecked Sendable {
   /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
   /// being released.
   func add(_ trigger: Trigger) -> Bool {
-    let (added, released, pruned) = withState { state in
-      let (added, released) = state.insert(trigger)
-      return (added, released, state.retired.isEmpty ? [] : state.pruneRetired())
+    let (added, released) = withState { state -> (Bool, [ObserverList]) in
+      guard !state.isTornDown else { return (false, []) }
+      let index = trigger.keyIndex
+      let old = state.lists[index]
+      let new = old?.inserting(trigger) ?? .make(trigger)
+      return (true, replace(&state, key: index, with: new) + state.pruneRetired())
     }
-    withExtendedLifetime((released, pruned)) {}
+    withExtendedLifetime(released) {}
     return added
   }
 
   /// Removes `trigger` from the list of its key; removing what is not there does nothing.
   /// Returns the lists that deliveries in flight still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
-    let (held, released, pruned) = withState { state in
-      let (held, released) = state.remove(trigger)
-      return (held, released, state.retired.isEmpty ? [] : state.pruneRetired())
+    let (held, released) = withState { state -> ([ObserverList], [ObserverList]) in
+      let index = trigger.keyIndex
+      var released: [ObserverList] = []
+      if let old = state.lists[index] {
+        let new = old.removing(trigger)
+        if new !== old { released = replace(&state, key: index, with: new) }
+      }
+      return (state.heldLists(containing: trigger), released + state.pruneRetired())
     }
-    withExtendedLifetime((released, pruned)) {}
+    withExtendedLifetime(released) {}
     return held
+  }
+
+  /// Makes `new` the list of key `index`, published under the object's property lock; the
+  /// old list is retired if deliveries hold it, else returned (to release after unlocking).
+  private func replace(_ state: inout RegistrarState, key index: Int, with new: ObserverList?)
+    -> [ObserverList]
+  {
+    let old = state.lists[index]
+    state.lists[index] = new
+    objectLock.lock()
+    published[index] = new.map { Unmanaged.passUnretained($0) }
+    // Deliveries count themselves under the property lock: none can start on `old` now.
+    let isHeld = old.map { $0.inFlight.pointee.load(ordering: .sequentiallyConsistent) > 0 } ?? false
+    objectLock.unlock()
+    guard let old else { return [] }
+    if isHeld {
+      state.retired.append(old)
+      return []
+    }
+    return [old]
   }
 
   /// Waits until no delivery iterates any of `lists` (lists of this context), then lets go of
@@ -60,8 +116,7 @@ final class RegistrarContext: @unchecked Sendable {
     for list in lists {
       Parking.wait { list.inFlight.pointee.load(ordering: .acquiring) == 0 }
     }
-    let released = withState { $0.pruneRetired() }
-    withExtendedLifetime(released) {}
+    releaseRetired()
   }
 
   /// How many triggers the context holds, over all keys.
@@ -72,11 +127,13 @@ final class RegistrarContext: @unchecked Sendable {
   // MARK: - Delivery
 
   /// The list of key `index`, counted as held by one more delivery, or `nil` if the key has no
-  /// observers. The list is not retained: the registrar keeps it until the delivery calls
-  /// ``ObserverList/endDelivery()``.
-  @usableFromInline
+  /// observers. Call with the object's property lock held. The list is not retained: the
+  /// registrar keeps it until the delivery calls ``endDelivery(_:)``.
+  @inlinable
   func beginDelivery(key index: Int) -> Unmanaged<ObserverList>? {
-    lock.withLock { state.beginDelivery(key: index) }.map(Unmanaged.passUnretained)
+    guard index < keyCount, let list = published[index] else { return nil }
+    _ = list._withUnsafeGuaranteedRef { $0.inFlight.pointee.add(1, ordering: .relaxed) }
+    return list
   }
 
   /// Ends a delivery of `list` (begun by ``beginDelivery(key:)`` or ``whileDelivering(_:_:)``).
@@ -102,7 +159,7 @@ final class RegistrarContext: @unchecked Sendable {
 
   /// The list of key `index` as a strong reference (for frames that outlive one delivery).
   func currentList(key index: Int) -> ObserverList? {
-    lock.withLock { state.list(key: index) }
+    lock.withLock { state.lists[index] }
   }
 
   /// Runs `body`, which delivers from `list` (current or not), counted as a delivery of it.
@@ -134,7 +191,16 @@ final class RegistrarContext: @unchecked Sendable {
   /// path observations that start at the object are invalidated (detaching their links from
   /// the objects further along).
   func tearDown() {
-    let lists = withState { $0.tearDown() }
+    let lists = withState { state -> [ObserverList] in
+      state.isTornDown = true
+      state.manualFrames = []
+      let current = state.lists.compactMap { $0 }
+      var released: [ObserverList] = []
+      for index in state.lists.indices where state.lists[index] != nil {
+        released += replace(&state, key: index, with: nil)
+      }
+      return current + state.retired + released
+    }
     var rooted: [PathObservation] = []
     for list in lists {
       list.withTriggers { triggers in
