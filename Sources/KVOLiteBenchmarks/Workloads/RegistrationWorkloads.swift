@@ -61,6 +61,21 @@ enum RegistrationWorkloads {
             for i in 0..<n { address.street = Pool.value(i) }
           }
         },
+        // Not the floor: the floor's leaf closure given the root, captured weakly (as a chain
+        // observation must not keep its root alive). Shows what the weak load costs by itself.
+        Contender(name: "floor + weak root") {
+          let root = FloorAddress()
+          let address = opaque(FloorAddress())
+          address.handlers.append { [weak root] street in
+            guard let root else { return }
+            Effect.consume(street)
+            withExtendedLifetime(root) {}
+          }
+          return Case(effectPerOperation: Pool.length) { n in
+            for i in 0..<n { address.street = Pool.value(i) }
+            withExtendedLifetime(root) {}
+          }
+        },
         Contender(name: "KVOLite") {
           let package = KVOLitePackage()
           let token = package.observe(\.recipient.postalAddress.street, options: [.new]) { _, change in
