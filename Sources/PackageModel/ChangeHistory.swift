@@ -12,7 +12,8 @@ import KVOLite
 /// redoing applies them again.
 ///
 /// Changes made inside ``group(_:)`` form one step; a change made outside any group is a step by
-/// itself. A new step clears the redo steps.
+/// itself. A new step clears the redo steps. At most ``limit`` steps are kept: when a new step
+/// would pass it, the oldest is forgotten (so a long session does not grow without end).
 ///
 /// Not thread-safe: make changes and call it from one thread (like a command loop). It retains
 /// the objects its steps refer to, so that an undo can restore them.
@@ -25,9 +26,18 @@ public final class ChangeHistory {
   private var groupDepth = 0
   private var isReplaying = false
 
-  /// Starts recording the changes of `root`'s graph.
-  public init(root: any KeyValueObservable) {
+  /// The number of steps kept when none is given: 1000.
+  public static let defaultLimit = 1000
+
+  /// How many steps can be undone at most.
+  public let limit: Int
+
+  /// Starts recording the changes of `root`'s graph, keeping at most `limit` steps (at least
+  /// 1; by default ``defaultLimit``).
+  public init(root: any KeyValueObservable, limit: Int = ChangeHistory.defaultLimit) {
+    precondition(limit >= 1, "ChangeHistory: the limit must be at least 1, not \(limit)")
     self.root = root
+    self.limit = limit
     rewire()
   }
 
@@ -90,6 +100,7 @@ public final class ChangeHistory {
   private func push(_ changes: [RecordedChange]) {
     guard !changes.isEmpty else { return }
     undoSteps.append(changes)
+    if undoSteps.count > limit { undoSteps.removeFirst(undoSteps.count - limit) }
     redoSteps = []
   }
 

@@ -49,10 +49,23 @@ public struct PackageDocument: Codable, Equatable, Sendable {
     return try! encoder.encode(self) + Data("\n".utf8)
   }
 
+  /// Decodes and validates a whole document from its bytes; see ``decode(_:path:)-(Data,_)``.
+  public static func decode(_ bytes: [UInt8], path: String) throws(PackageFileError) -> PackageDocument {
+    try decode(Data(bytes), path: path)
+  }
+
   /// Decodes and validates a whole document; `path` names the file in errors.
   /// - Throws: ``PackageFileError`` naming the problem (not JSON, unsupported format, missing
   ///   field, wrong type, invalid value).
+  ///   A key given twice in one object is refused (JSON decoders keep one silently).
   public static func decode(_ data: Data, path: String) throws(PackageFileError) -> PackageDocument {
+    switch JSONKeyCheck.check(Array(data)) {
+    case .duplicateKey(let key, let object)?:
+      throw .duplicateKey(path: path, field: object.isEmpty ? key : object + "." + key)
+    case .tooDeep?:
+      throw .notJSON(path: path, reason: "nested more than \(JSONKeyCheck.maximumDepth) levels deep")
+    case nil: break
+    }
     let decoder = JSONDecoder()
     do {
       let version = try decoder.decode(FormatOnly.self, from: data)
@@ -77,18 +90,22 @@ public struct PackageDocument: Codable, Equatable, Sendable {
   }
 
   private func validate(path: String) throws(PackageFileError) {
+    var parts: [PackageContent] = []
     for (index, content) in contents.enumerated() {
       do {
-        _ = try PackageContent(title: content.title, quantity: content.quantity, weight: content.weight)
+        parts.append(try PackageContent(title: content.title, quantity: content.quantity, weight: content.weight))
       } catch {
         let field: String
         switch error {
         case .emptyTitle: field = "title"
-        case .quantityTooSmall: field = "quantity"
+        case .quantityTooSmall, .quantityTooLarge: field = "quantity"
         default: field = "weight"
         }
         throw .invalidValue(path: path, field: "contents[\(index)].\(field)", reason: error.description)
       }
+    }
+    guard PackageSummary.Totals.checked(parts) != nil else {
+      throw .invalidValue(path: path, field: "contents", reason: PackageError.totalsTooLarge.description)
     }
   }
 

@@ -1,63 +1,63 @@
-import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Saving and loading packages.
+///
+/// Files are handled the way a careful editor handles them (see ``save(_:to:naming:)``):
+/// through symbolic links, keeping permissions, refusing special files, and never leaving a
+/// half-written file behind. Errors name the file (as the caller named it) and say what went
+/// wrong in a short phrase.
 public enum PackageFile {
-  /// Writes `package` to `path` atomically: into a temporary file in the same directory, which
-  /// then replaces the target by a rename. A failed save leaves the previous file intact and no
-  /// temporary file behind.
+  /// Writes `package` to `path`.
+  ///
+  /// - A symbolic link is followed: its target is written, and the link stays a link.
+  /// - An existing file keeps its permissions; a read-only file, a directory, a FIFO, a device
+  ///   or a socket is refused, and so is a name ending in `/`.
+  /// - The document goes to a temporary file in the same directory, which then replaces the
+  ///   file by a rename: a failed save (no space, no permission…) leaves the previous file intact
+  ///   and no temporary file behind. A file with other hard links is rewritten in place, so that
+  ///   the links keep sharing it.
+  ///
+  /// - Parameter naming: How errors name the file (by default `path`).
   /// - Throws: ``PackageFileError/unwritable(path:reason:)``.
-  public static func save(_ package: Package, to path: String) throws(PackageFileError) {
-    let data = PackageDocument(package).encoded()
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+  public static func save(_ package: Package, to path: String, naming name: String? = nil) throws(PackageFileError) {
     do {
-      try data.write(to: temporary)
+      try FileSystem.writeAtomically(Array(PackageDocument(package).encoded()), to: path)
     } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw .unwritable(path: path, reason: reason(error))
-    }
-    if rename(temporary.path, url.path) != 0 {
-      let message = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw .unwritable(path: path, reason: message)
+      throw .unwritable(path: name ?? path, reason: error.reason)
     }
   }
 
-  /// Reads and validates the whole document at `path`, without touching any package.
+  /// Reads and validates the whole document at `path` (through symbolic links), without
+  /// touching any package. Special files are refused without being read.
+  ///
+  /// - Parameter naming: How errors name the file (by default `path`).
   /// - Throws: ``PackageFileError`` naming the problem.
-  public static func read(_ path: String) throws(PackageFileError) -> PackageDocument {
-    let data: Data
+  public static func read(_ path: String, naming name: String? = nil) throws(PackageFileError) -> PackageDocument {
+    let bytes: [UInt8]
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      bytes = try FileSystem.read(path)
     } catch {
-      throw .unreadable(path: path, reason: reason(error))
+      throw .unreadable(path: name ?? path, reason: error.reason)
     }
-    return try PackageDocument.decode(data, path: path)
+    return try PackageDocument.decode(bytes, path: name ?? path)
   }
 
-  /// A short reason for a Foundation file error.
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
+  /// Like ``read(_:naming:)``, but `nil` when nothing is at `path` (a file to be created by
+  /// the first save; a dangling symbolic link counts as nothing).
+  public static func readIfPresent(_ path: String, naming name: String? = nil) throws(PackageFileError)
+    -> PackageDocument?
+  {
+    let present: Bool
+    do {
+      present = try FileSystem.exists(path)
+    } catch {
+      throw .unreadable(path: name ?? path, reason: error.reason)
     }
-    if nsError.domain == NSCocoaErrorDomain {
-      switch nsError.code {
-      case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
-      case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
-      default: break
-      }
+    guard present else { return nil }
+    do {
+      return try read(path, naming: name)
+    } catch {
+      if case .unreadable(_, "no such file") = error { return nil }
+      throw error
     }
-    return nsError.localizedDescription
   }
 }
 

@@ -13,6 +13,8 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
   case missingField(path: String, field: String)
   /// A field has the wrong type.
   case wrongType(path: String, field: String, expected: String)
+  /// A key appears twice in one object (`field` names the second one).
+  case duplicateKey(path: String, field: String)
   /// A field has a value the model refuses.
   case invalidValue(path: String, field: String, reason: String)
 
@@ -25,6 +27,7 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
       "\(path) has format \(format); this version reads format \(PackageDocument.currentFormat)"
     case .missingField(let path, let field): "\(path) lacks the field \"\(field)\""
     case .wrongType(let path, let field, let expected): "\(path): \"\(field)\" must be \(expected)"
+    case .duplicateKey(let path, let field): "\(path): \"\(field)\" is given twice"
     case .invalidValue(let path, let field, let reason): "\(path): \"\(field)\" is invalid: \(reason)"
     }
   }

@@ -41,41 +41,74 @@ public struct PackageSummary: Sendable, Equatable {
       itemsPart =
         "\(totals.lines) item\(totals.lines == 1 ? "" : "s") "
         + "(\(totals.pieces) pc\(totals.pieces == 1 ? "" : "s"), "
-        + "\(PackageSummary.kilograms(totals.weight)) kg): \(lines)"
+        + "\(PackageSummary.kilograms(grams: totals.grams)) kg): \(lines)"
     }
     text = [recipientPart, senderPart, itemsPart].joined(separator: " · ")
   }
 
-  /// What the summary counts of the contents.
+  /// What the summary counts of the contents: lines, pieces and grams, in exact integer
+  /// arithmetic (so the totals are the same after any sequence of adds and removes).
+  ///
+  /// The totals have limits (``maximumPieces``, ``maximumGrams``) far above any real package,
+  /// so that they can never overflow: the view model refuses an edit that would pass them, and
+  /// a file that passes them is invalid. Contents that pass them anyway (set directly through
+  /// the model) are counted up to the limits.
   public struct Totals: Sendable, Equatable {
-    public var lines = 0
-    public var pieces = 0
-    public var weight = 0.0
+    /// The most pieces a package may hold: 10¹².
+    public static let maximumPieces = 1_000_000_000_000
+    /// The most a package may weigh, in grams: 10¹⁵ (a billion tonnes).
+    public static let maximumGrams = 1_000_000_000_000_000
 
+    public private(set) var lines = 0
+    public private(set) var pieces = 0
+    public private(set) var grams = 0
+
+    /// The total weight in kilograms.
+    public var weight: Double { Double(grams) / 1000 }
+
+    /// No contents.
     public init() {}
 
-    /// The totals of `contents`.
+    /// The totals of `contents`, up to the limits.
     public init(_ contents: [PackageContent]) {
-      add(contents)
-    }
-
-    /// Counts `contents` in.
-    public mutating func add(_ contents: [PackageContent]) {
       for content in contents {
         lines += 1
-        pieces += content.quantity
-        weight += content.totalWeight
+        pieces = min(pieces + content.quantity, Totals.maximumPieces)
+        grams = min(grams + content.totalGrams, Totals.maximumGrams)
       }
     }
 
-    /// Counts `contents` out.
-    public mutating func remove(_ contents: [PackageContent]) {
+    /// The totals of `contents`, or `nil` if they would pass the limits.
+    public static func checked(_ contents: [PackageContent]) -> Totals? {
+      Totals().adding(contents)
+    }
+
+    /// These totals with `contents` counted in, or `nil` if they would pass the limits.
+    public func adding(_ contents: [PackageContent]) -> Totals? {
+      var result = self
       for content in contents {
-        lines -= 1
-        pieces -= content.quantity
-        weight -= content.totalWeight
+        // Each term is at most its limit, so the sums cannot overflow before the check.
+        result.lines += 1
+        result.pieces += content.quantity
+        result.grams += content.totalGrams
+        guard result.pieces <= Totals.maximumPieces, result.grams <= Totals.maximumGrams else {
+          return nil
+        }
       }
-      if lines == 0 { weight = 0 }  // No drift from floating-point subtraction.
+      return result
+    }
+
+    /// These totals with `contents` (counted in before) counted out, or `nil` if they were not
+    /// all counted in.
+    public func removing(_ contents: [PackageContent]) -> Totals? {
+      var result = self
+      for content in contents {
+        result.lines -= 1
+        result.pieces -= content.quantity
+        result.grams -= content.totalGrams
+      }
+      guard result.lines >= 0, result.pieces >= 0, result.grams >= 0 else { return nil }
+      return result
     }
   }
 
@@ -83,11 +116,9 @@ public struct PackageSummary: Sendable, Equatable {
     name.isEmpty ? "(no name)" : name
   }
 
-  /// A weight with at most three decimals and no trailing zeros: `1.5`, `2`, `0.125`.
-  static func kilograms(_ value: Double) -> String {
-    let grams = max(0, (value * 1000).rounded())
-    let whole = Int(grams / 1000)
-    let fraction = Int(grams.truncatingRemainder(dividingBy: 1000))
+  /// A weight in grams as kilograms, with no trailing zeros: `1.5`, `2`, `0.125`.
+  static func kilograms(grams: Int) -> String {
+    let (whole, fraction) = grams.quotientAndRemainder(dividingBy: 1000)
     guard fraction != 0 else { return "\(whole)" }
     var decimals = String(fraction)
     decimals = String(repeating: "0", count: 3 - decimals.count) + decimals

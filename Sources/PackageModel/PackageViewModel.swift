@@ -30,6 +30,8 @@ public final class PackageViewModel: ObservableObject {
   private var cancellables = Set<AnyCancellable>()
   private var observations: [ObservationToken] = []
   private var totals = PackageSummary.Totals()
+  /// Whether `totals` are within their limits, so that changes can be counted in and out.
+  private var totalsAreExact = true
 
   /// Wires the view model to `package`.
   public init(package: Package) {
@@ -69,22 +71,30 @@ public final class PackageViewModel: ObservableObject {
   // MARK: - Summary
 
   private func observeSummaryInputs() throws(KeyValueError) {
-    totals = PackageSummary.Totals(package.contents)
+    recountTotals()
     for keyPath in ["recipient.fullName", "recipient.postalAddress.street", "sender.fullName"] {
       observations.append(try package.observe(keyPath) { [weak self] _ in self?.updateSummary() })
     }
     observations.append(
       package.observe(\.contents, options: [.old, .new]) { [weak self] package, change in
         guard let self else { return }
-        switch change.kind {
-        case .setting: totals = PackageSummary.Totals(package.contents)
-        default:
-          totals.remove(change.oldValue ?? [])
-          totals.add(change.newValue ?? [])
+        if change.kind != .setting, totalsAreExact,
+          let updated = totals.removing(change.oldValue ?? [])?.adding(change.newValue ?? [])
+        {
+          totals = updated
+        } else {
+          recountTotals()
         }
         updateSummary()
       })
     updateSummary()
+  }
+
+  /// Counts the totals again from the contents (exact unless the contents pass the limits).
+  private func recountTotals() {
+    let checked = PackageSummary.Totals.checked(package.contents)
+    totals = checked ?? PackageSummary.Totals(package.contents)
+    totalsAreExact = checked != nil
   }
 
   private func updateSummary() {
@@ -100,15 +110,26 @@ public final class PackageViewModel: ObservableObject {
   // MARK: - Contents
 
   /// Appends a content line.
-  /// - Throws: ``PackageError`` for an invalid title, quantity or weight; nothing is added.
+  /// - Throws: ``PackageError`` for an invalid title, quantity or weight, or
+  ///   ``PackageError/totalsTooLarge`` if the package's totals would pass their limits; nothing
+  ///   is added.
   public func addContent(title: String, quantity: Int = 1, weight: Double = 0) throws(PackageError) {
     let content = try PackageContent(title: title, quantity: quantity, weight: weight)
+    try checkTotals(adding: content)
     contents.append(content)
   }
 
+  /// Throws ``PackageError/totalsTooLarge`` if `content` would take the totals past their
+  /// limits.
+  private func checkTotals(adding content: PackageContent) throws(PackageError) {
+    guard totalsAreExact, totals.adding([content]) != nil else { throw .totalsTooLarge }
+  }
+
   /// Inserts a content line at `index` (which may be the count).
-  /// - Throws: ``PackageError`` for an invalid line or index; nothing changes.
+  /// - Throws: ``PackageError`` for an invalid index, or ``PackageError/totalsTooLarge`` if
+  ///   the package's totals would pass their limits; nothing changes.
   public func insertContent(_ content: PackageContent, at index: Int) throws(PackageError) {
+    try checkTotals(adding: content)
     do {
       try contents.insert(content, at: index)
     } catch {
