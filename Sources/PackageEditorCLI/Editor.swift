@@ -18,7 +18,8 @@ final class ScriptSource: LineSource {
 /// The editor's run: start-up, the command loop, and the exit status.
 ///
 /// Exit statuses: 0 on success; 1 if a command failed in batch mode (the first failure ends the
-/// run unless `--keep-going`) or the file given could not be loaded; 64 for bad usage.
+/// run unless `--keep-going`), standard input could not be read, or the file given could not be
+/// loaded; 64 for bad usage.
 enum Editor {
   static let usageStatus: Int32 = 64
 
@@ -49,11 +50,15 @@ enum Editor {
   }
 
   /// The command loop, on any line source and output (tests use scripts and captures).
+  ///
+  /// Relative file names (FILE, `save`, `load`) are resolved against `directory`, or the
+  /// current directory if it is `nil`.
   static func run(
     options: EditorOptions, interactive: Bool, source: LineSource, output: EditorOutput,
-    prompt: ((String) -> Void)? = nil
+    directory: String? = nil, prompt: ((String) -> Void)? = nil
   ) -> Int32 {
-    guard let session = makeSession(options.file, output: output) else { return 1 }
+    let output = OneLineOutput.wrapping(output)
+    guard let session = makeSession(options.file, output: output, directory: directory) else { return 1 }
     if interactive {
       let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
       output.line("package-editor: \(subject); type help for commands, quit to leave")
@@ -69,6 +74,10 @@ enum Editor {
       case .invalid(let message):
         session.reject(message)
         (succeeded, quit) = (false, false)
+      case .failed(let message):
+        // Input cannot go on: a script stopped half-way must not look like a success.
+        session.reject(message)
+        return 1
       }
       if quit { break }
       if !succeeded, !interactive {
@@ -83,17 +92,19 @@ enum Editor {
   }
 
   /// The session on FILE (loaded if it exists, empty otherwise) or on the sample package.
-  private static func makeSession(_ file: String?, output: EditorOutput) -> EditorSession? {
-    guard let file else { return EditorSession(package: .sample(), file: nil, output: output) }
-    let package = Package()
-    if FileManager.default.fileExists(atPath: file) {
-      do {
-        package.apply(try PackageFile.read(file))
-      } catch {
-        output.error("cannot start: \(error)")
-        return nil
-      }
+  private static func makeSession(_ file: String?, output: EditorOutput, directory: String?) -> EditorSession? {
+    guard let file else {
+      return EditorSession(package: .sample(), file: nil, output: output, directory: directory)
     }
-    return EditorSession(package: package, file: file, output: output)
+    let package = Package()
+    do {
+      if let document = try PackageFile.readIfPresent(EditorSession.resolve(file, in: directory), naming: file) {
+        package.apply(document)
+      }
+    } catch {
+      output.error("cannot start: \(error)")
+      return nil
+    }
+    return EditorSession(package: package, file: file, output: output, directory: directory)
   }
 }

@@ -13,15 +13,21 @@ final class EditorSession {
   let viewModel: PackageViewModel
   let history: ChangeHistory
   let output: EditorOutput
-  /// The file `save` writes by default.
+  /// The file `save` writes by default, as the user named it.
   private(set) var file: String?
+  /// The directory that relative file names are resolved against; `nil` for the process's
+  /// current directory.
+  let directory: String?
   private var savedVersion: Int
   var watches: [(keyPath: String, options: ObservingOptions, token: ObservationToken)] = []
 
-  init(package: Package, file: String?, output: EditorOutput) {
+  /// A session on `package`, saved to `file` by default, printing to `output` (every line made
+  /// one line: see ``OneLineOutput``), resolving relative file names against `directory`.
+  init(package: Package, file: String?, output: EditorOutput, directory: String? = nil) {
     self.package = package
     self.file = file
-    self.output = output
+    self.output = OneLineOutput.wrapping(output)
+    self.directory = directory
     viewModel = PackageViewModel(package: package)
     history = ChangeHistory(root: package)
     savedVersion = history.version
@@ -54,18 +60,21 @@ final class EditorSession {
     return (false, false)
   }
 
-  /// Reports an error, on one line: control characters a message quotes from the input (a
-  /// `\n` escape in a value, say) are escaped.
+  /// Reports an error, on one line (control characters a message quotes from the input are
+  /// escaped by the output).
   func reject(_ message: String) {
-    var line = ""
-    for scalar in message.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F {
-        line += "\\u{" + String(scalar.value, radix: 16) + "}"
-      } else {
-        line.unicodeScalars.append(scalar)
-      }
-    }
-    output.error(line)
+    output.error(message)
+  }
+
+  /// `path` resolved against ``directory`` if it is relative.
+  func resolve(_ path: String) -> String {
+    EditorSession.resolve(path, in: directory)
+  }
+
+  /// `path` resolved against `directory` if it is relative.
+  static func resolve(_ path: String, in directory: String?) -> String {
+    guard let directory, !path.hasPrefix("/") else { return path }
+    return directory.hasSuffix("/") ? directory + path : directory + "/" + path
   }
 
   private func execute(_ command: Command) throws(CommandError) {
@@ -99,11 +108,15 @@ final class EditorSession {
     }
   }
 
+  /// Sets a key. Every successful set is a change, even to the value the key already has (as
+  /// with KVO): watches see it and it is one undo step. The view model's fields skip an
+  /// unchanged value (`removeDuplicates`), so such a set goes through key-value coding.
   private func set(_ keyPath: String, _ value: String) throws(CommandError) {
     switch keyPath {
-    case "recipient.firstName": viewModel.firstName = value
-    case "recipient.lastName": viewModel.lastName = value
-    case "recipient.postalAddress.street": viewModel.street.wrappedValue = value
+    case "recipient.firstName" where viewModel.firstName != value: viewModel.firstName = value
+    case "recipient.lastName" where viewModel.lastName != value: viewModel.lastName = value
+    case "recipient.postalAddress.street" where viewModel.street.wrappedValue != value:
+      viewModel.street.wrappedValue = value
     default:
       try kvc("set", keyPath) { () throws(KeyValueError) in
         try package.setValue(fromText: value, forKeyPath: keyPath)
@@ -148,7 +161,7 @@ final class EditorSession {
       throw .badArgument(command: "save", message: "no file to save to; give one: save <file>")
     }
     do {
-      try PackageFile.save(package, to: path)
+      try PackageFile.save(package, to: resolve(path), naming: path)
     } catch {
       throw .failed(command: "save", subject: nil, message: error.description)
     }
@@ -160,7 +173,7 @@ final class EditorSession {
   private func load(_ path: String) throws(CommandError) {
     let document: PackageDocument
     do {
-      document = try PackageFile.read(path)
+      document = try PackageFile.read(resolve(path), naming: path)
     } catch {
       throw .failed(command: "load", subject: nil, message: error.description)
     }

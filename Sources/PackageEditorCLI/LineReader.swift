@@ -4,41 +4,87 @@
   import Darwin
 #endif
 
-/// Reads standard input line by line as raw bytes, so that a line that is not UTF-8 can be
-/// rejected rather than silently repaired.
+/// Reads a file descriptor (standard input) line by line as raw bytes, so that a line that is
+/// not UTF-8 can be rejected rather than silently repaired.
+///
+/// A line longer than ``maximumLength`` is rejected as it is read: its bytes are counted and
+/// dropped, never buffered whole. A read error is reported (``Line/failed(_:)``), never taken
+/// for the end of input.
 final class LineReader {
-  /// Lines longer than this are rejected (and skipped) rather than processed.
+  /// Lines longer than this (in bytes, without the newline) are rejected rather than processed.
   static let maximumLength = 1 << 16
 
-  enum Line {
+  enum Line: Equatable {
+    /// A line of text, without its newline (`\n` or `\r\n`).
     case text(String)
+    /// A line that cannot be processed (not UTF-8, too long); reading goes on.
     case invalid(String)
+    /// Reading failed; nothing more can be read.
+    case failed(String)
   }
 
-  private var storage: UnsafeMutablePointer<CChar>?
-  private var capacity = 0
-  private let input: UnsafeMutablePointer<FILE>?
+  private let descriptor: Int32
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  private var start = 0
+  private var end = 0
+  /// The current line's bytes so far.
+  private var line: [UInt8] = []
+  /// How many bytes of the current, over-long line were dropped; `nil` when it is not over-long.
+  private var dropped: Int?
+  private var finished = false
 
-  /// Reads standard input (file descriptor 0).
-  init() {
-    input = fdopen(0, "r")
+  /// Reads `descriptor` (by default standard input).
+  init(descriptor: Int32 = 0) {
+    self.descriptor = descriptor
   }
 
-  deinit { free(storage) }
-
-  /// The next line without its newline, or `nil` at the end of input.
+  /// The next line, or `nil` at the end of input.
   func next() -> Line? {
-    guard let input else { return nil }
-    let count = getline(&storage, &capacity, input)
-    guard count >= 0, let storage else { return nil }
-    var length = count
-    if length > 0, storage[length - 1] == 0x0A { length -= 1 }
-    if length > 0, storage[length - 1] == 0x0D { length -= 1 }
-    guard length <= LineReader.maximumLength else {
+    while !finished {
+      if start == end {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+        if count < 0 {
+          if errno == EINTR { continue }
+          finished = true
+          return .failed("cannot read standard input: " + LineReader.reason(errno))
+        }
+        if count == 0 {
+          finished = true
+          guard dropped != nil || !line.isEmpty else { return nil }
+          return finish()
+        }
+        (start, end) = (0, count)
+      }
+      let newline = buffer[start..<end].firstIndex(of: 0x0A)
+      let segment = buffer[start..<(newline ?? end)]
+      start = newline.map { $0 + 1 } ?? end
+      if let count = dropped {
+        dropped = count + segment.count
+      } else {
+        line += segment
+        // One byte more than the limit may be the `\r` of a `\r\n`.
+        if line.count > LineReader.maximumLength + 1 {
+          dropped = line.count
+          line = []
+        }
+      }
+      if newline != nil { return finish() }
+    }
+    return nil
+  }
+
+  /// The line read so far, as a ``Line``; starts the next one.
+  private func finish() -> Line {
+    defer {
+      line = []
+      dropped = nil
+    }
+    if line.last == 0x0D { line.removeLast() }
+    let length = dropped ?? line.count
+    guard dropped == nil, length <= LineReader.maximumLength else {
       return .invalid("the line is too long (\(length) bytes; at most \(LineReader.maximumLength))")
     }
-    let bytes = UnsafeRawBufferPointer(start: storage, count: length)
-    return LineReader.decode(bytes)
+    return line.withUnsafeBytes(LineReader.decode)
   }
 
   /// Decodes a line's bytes, refusing invalid UTF-8.
@@ -47,5 +93,12 @@ final class LineReader {
       return .invalid("the line is not valid UTF-8")
     }
     return .text(text)
+  }
+
+  /// The C library's message for `code`, starting in lower case.
+  private static func reason(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    let message = String(cString: text)
+    return message.prefix(1).lowercased() + message.dropFirst()
   }
 }

@@ -4,10 +4,11 @@ import PackageModel
 
 /// How the editor prints values.
 enum ValueText {
-  /// A value as `get` prints it: strings raw, `nil` as `nil`.
+  /// A value as `get` prints it: strings raw (unless they hold a control character: then
+  /// quoted, with escapes), `nil` as `nil`.
   static func raw(_ value: Any?) -> String {
     guard let value else { return "nil" }
-    if let string = value as? String { return string }
+    if let string = value as? String, !OneLineOutput.hasControl(string) { return string }
     return quoted(value)
   }
 
@@ -33,14 +34,7 @@ enum ValueText {
       switch scalar {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
+      default: result += OneLineOutput.escape(scalar) ?? String(scalar)
       }
     }
     return result + "\""

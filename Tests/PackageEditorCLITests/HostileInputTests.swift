@@ -57,7 +57,8 @@ struct HostileInputTests {
   func hostileLines() {
     var random = SeededGenerator(state: 20_261_121)
     let output = CapturedOutput()
-    let session = EditorSession(package: .sample(), file: nil, output: output)
+    let directory = TemporaryDirectory()
+    let session = EditorSession(package: .sample(), file: nil, output: output, directory: directory.path)
     var failures = 0
     for _ in 0..<20_000 {
       let bytes = Self.line(&random)
@@ -65,7 +66,7 @@ struct HostileInputTests {
       let errorsBefore = output.stderr.count
       let succeeded: Bool
       switch bytes.withUnsafeBytes(LineReader.decode) {
-      case .invalid(let message):
+      case .invalid(let message), .failed(let message):
         session.reject(message)
         succeeded = false
       case .text(let text):

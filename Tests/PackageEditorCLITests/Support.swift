@@ -1,3 +1,4 @@
+import Foundation
 @testable import PackageEditorCLI
 
 /// Captures the editor's output: standard output and standard error, as the process would
@@ -12,14 +13,42 @@ final class CapturedOutput: EditorOutput {
   func warning(_ message: String) { stderr.append("warning: " + message) }
 }
 
-/// Runs a script through the editor in batch mode; returns the whole outputs and the status.
+/// A fresh, empty directory under the system's temporary directory, removed (with what the
+/// test left in it) when the value is released. Tests resolve every file name against one, so
+/// that nothing is ever written into the source tree.
+final class TemporaryDirectory {
+  let path: String
+
+  init() {
+    var template = Array((NSTemporaryDirectory() + "/package-editor-tests-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "cannot create a temporary directory")
+    path = String(cString: template)
+  }
+
+  /// `name` inside the directory.
+  func file(_ name: String) -> String { path + "/" + name }
+
+  deinit {
+    // Make everything removable (a test may leave a read-only file or directory), then remove.
+    _ = try? FileManager.default.subpathsOfDirectory(atPath: path).forEach {
+      chmod(file($0), 0o700)
+    }
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
+
+/// Runs a script through the editor in batch mode, with relative file names resolved against
+/// `directory` (by default a fresh temporary one); returns the whole outputs and the status.
 func transcript(
-  _ script: String, options: EditorOptions = EditorOptions(), interactive: Bool = false
+  _ script: String, options: EditorOptions = EditorOptions(), interactive: Bool = false,
+  directory: TemporaryDirectory = TemporaryDirectory()
 ) -> (stdout: String, stderr: String, status: Int32) {
   let output = CapturedOutput()
   let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   let status = Editor.run(
-    options: options, interactive: interactive, source: ScriptSource(lines), output: output)
+    options: options, interactive: interactive, source: ScriptSource(lines), output: output,
+    directory: directory.path)
   return (
     output.stdout.map { $0 + "\n" }.joined(), output.stderr.map { $0 + "\n" }.joined(), status
   )

@@ -1,0 +1,61 @@
+/// Wraps an ``EditorOutput`` so that every line it prints is one line of plain text.
+///
+/// A value typed by the user or loaded from a file may hold a newline, a carriage return, an
+/// escape sequence or another control character. Printed raw, it could start a line that looks
+/// like the editor's own (`error: …`), or reach the terminal and change its title or colours.
+/// Every line passes through ``escaped(_:)`` on its way out, whatever printed it, so that
+/// cannot happen even where a caller forgot to quote.
+final class OneLineOutput: EditorOutput {
+  let base: EditorOutput
+
+  init(_ base: EditorOutput) {
+    self.base = base
+  }
+
+  /// `output`, wrapped unless it already is.
+  static func wrapping(_ output: EditorOutput) -> OneLineOutput {
+    output as? OneLineOutput ?? OneLineOutput(output)
+  }
+
+  func line(_ text: String) { base.line(OneLineOutput.escaped(text)) }
+  func watch(_ text: String) { base.watch(OneLineOutput.escaped(text)) }
+  func summary(_ text: String) { base.summary(OneLineOutput.escaped(text)) }
+  func error(_ message: String) { base.error(OneLineOutput.escaped(message)) }
+  func warning(_ message: String) { base.warning(OneLineOutput.escaped(message)) }
+
+  /// Whether `scalar` must not reach the output raw: the C0 and C1 control characters, DEL, and
+  /// the Unicode line and paragraph separators.
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+
+  /// Whether `text` holds any character that ``isControl(_:)``.
+  static func hasControl(_ text: String) -> Bool {
+    text.unicodeScalars.contains(where: isControl)
+  }
+
+  /// `text` with each control character written as a Swift escape: `\n`, `\r`, `\t`, and
+  /// `\u{1b}` for the others. Text without one is returned as it is.
+  static func escaped(_ text: String) -> String {
+    guard hasControl(text) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      result += escape(scalar) ?? String(scalar)
+    }
+    return result
+  }
+
+  /// The escape of a control character, or `nil` for any other character.
+  static func escape(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar {
+    case "\n": "\\n"
+    case "\r": "\\r"
+    case "\t": "\\t"
+    case _ where isControl(scalar): "\\u{" + String(scalar.value, radix: 16) + "}"
+    default: nil
+    }
+  }
+}
