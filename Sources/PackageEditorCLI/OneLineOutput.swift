@@ -23,11 +23,12 @@ final class OneLineOutput: EditorOutput {
   func error(_ message: String) { base.error(OneLineOutput.escaped(message)) }
   func warning(_ message: String) { base.warning(OneLineOutput.escaped(message)) }
 
-  /// Whether `scalar` must not reach the output raw: the C0 and C1 control characters, DEL, and
-  /// the Unicode line and paragraph separators.
+  /// Whether `scalar` must not reach the output raw: the C0 and C1 control characters, DEL, the
+  /// Unicode line and paragraph separators, and the bidirectional formatting characters (which
+  /// can make a line read differently from what it holds).
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029: true
+    case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
     default: false
     }
   }

@@ -26,6 +26,32 @@ public struct PackageDocument: Codable, Equatable, Sendable {
     public var title: String
     public var quantity: Int
     public var weight: Double
+
+    public init(title: String, quantity: Int, weight: Double) {
+      self.title = title
+      self.quantity = quantity
+      self.weight = weight
+    }
+
+    /// Decodes a content line. The quantity is read as any JSON number and then checked, so
+    /// that `1.5` or `1e30` is reported as an invalid quantity (a decoder reading an `Int`
+    /// calls it "not valid JSON").
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      title = try container.decode(String.self, forKey: .title)
+      let number: Double
+      do {
+        number = try container.decode(Double.self, forKey: .quantity)
+      } catch DecodingError.typeMismatch(_, let context) {
+        throw DecodingError.typeMismatch(Int.self, context)
+      }
+      guard number == number.rounded(), let whole = Int(exactly: number) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .quantity, in: container, debugDescription: "a quantity must be a whole number, not \(number)")
+      }
+      quantity = whole
+      weight = try container.decode(Double.self, forKey: .weight)
+    }
   }
 
   public var format: Int

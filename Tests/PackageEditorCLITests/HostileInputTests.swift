@@ -25,6 +25,9 @@ struct HostileInputTests {
   static let values = [
     "Ann", "", "\"quoted value\"", "\"a \\\"b\\\" c\"", "\"unbalanced", "\"bad \\q escape\"", "12", "-3",
     "1.5", "nan", "1e309", "nil", "\"two\\nlines\"", "Ünïcødé ☃", "\"\"", String(repeating: "x", count: 300),
+    "9223372036854775807", "-9223372036854775808", "1e308", "1e19", "-0", "0.0001", "1000000", "1000001",
+    #""A\nerror: forged""#, #""\u{1b}]0;pwned\u{7}\u{1b}[31mRED""#, #""\r\u{85}\u{2028}\u{202e}""#,
+    #""\u{110000}""#, String(repeating: "n", count: 255), "x/", "/dev/null", ".",
   ]
   static let commands = [
     "help", "show", "get", "set", "add", "insert", "remove", "watch", "unwatch", "watches", "undo",
@@ -64,6 +67,7 @@ struct HostileInputTests {
       let bytes = Self.line(&random)
       let before = PackageDocument(session.package)
       let errorsBefore = output.stderr.count
+      let linesBefore = output.stdout.count
       let succeeded: Bool
       switch bytes.withUnsafeBytes(LineReader.decode) {
       case .invalid(let message), .failed(let message):
@@ -73,6 +77,9 @@ struct HostileInputTests {
         let result = session.run(text)
         #expect(!result.quit)
         succeeded = result.succeeded
+      }
+      for line in output.stdout[linesBefore...] where line.unicodeScalars.contains(where: OneLineOutput.isControl) {
+        Issue.record("a raw control character reached stdout: \(line.debugDescription)")
       }
       if succeeded {
         #expect(output.stderr.count == errorsBefore)
@@ -84,7 +91,8 @@ struct HostileInputTests {
       }
     }
     #expect(failures > 10_000)
-    #expect(output.stderr.allSatisfy { !$0.contains("\n") && !$0.contains("\r") })
+    #expect(output.stdout.allSatisfy { !$0.unicodeScalars.contains(where: OneLineOutput.isControl) })
+    #expect(output.stderr.allSatisfy { !$0.unicodeScalars.contains(where: OneLineOutput.isControl) })
   }
 
   @Test("invalid UTF-8 and over-long lines are rejected by the reader")

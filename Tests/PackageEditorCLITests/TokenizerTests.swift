@@ -16,6 +16,8 @@ struct TokenizerTests {
       (#"set x ab"c d"e"#, ["set", "x", "abc de"]),
       ("", []),
       ("Ünï ☃", ["Ünï", "☃"]),
+      (#"set x "a\rb\u{1b}[31m\u{1F600}\u{0}""#, ["set", "x", "a\rb\u{1b}[31m\u{1F600}\u{0}"]),
+      (#"set x "\u{10FFFF}""#, ["set", "x", "\u{10FFFF}"]),
     ])
   func valid(line: String, words: [String]) throws {
     #expect(try Tokenizer.words(line) == words)
@@ -30,6 +32,13 @@ struct TokenizerTests {
       ("set x \u{07}", .controlCharacter("\u{07}")),
       ("set\u{0}x", .controlCharacter("\u{0}")),
       ("del\u{7F}", .controlCharacter("\u{7F}")),
+      (#"set x "\u{110000}""#, .badUnicodeEscape("{110000}")),
+      (#"set x "\u{D800}""#, .badUnicodeEscape("{D800}")),
+      (#"set x "\u{}""#, .badUnicodeEscape("{}")),
+      (#"set x "\u{zz}""#, .badUnicodeEscape("{zz}")),
+      (#"set x "\u41""#, .badUnicodeEscape("4")),
+      (#"set x "\u{000000041}""#, .badUnicodeEscape("{000000041}")),
+      (#"set x "\u{41"#, .badUnicodeEscape("{41")),
     ])
   func invalid(line: String, failure: Tokenizer.Failure) {
     #expect(throws: failure) { _ = try Tokenizer.words(line) }

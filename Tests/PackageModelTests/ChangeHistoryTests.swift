@@ -4,6 +4,25 @@ import Testing
 
 @Suite("Undo and redo")
 struct ChangeHistoryTests {
+  @Test("the history keeps its last `limit` steps: the oldest go first, and memory stays bounded")
+  func bounded() {
+    let package = Package.sample()
+    let history = ChangeHistory(root: package, limit: 3)
+    #expect(ChangeHistory(root: package).limit == ChangeHistory.defaultLimit)
+    for name in ["A", "B", "C", "D", "E"] { package.recipient.firstName = name }
+    for expected in ["D", "C", "B"] {
+      #expect(history.undo())
+      #expect(package.recipient.firstName == expected)
+    }
+    #expect(!history.undo())
+    #expect(package.recipient.firstName == "B")
+    for expected in ["C", "D", "E"] {
+      #expect(history.redo())
+      #expect(package.recipient.firstName == expected)
+    }
+    #expect(!history.redo())
+  }
+
   @Test("every kind of change can be undone back to the start, and redone to the end")
   func everyKindOfChange() throws {
     let package = Package.sample()
