@@ -21,9 +21,10 @@ final class TemporaryDirectory {
 
   init() {
     var template = Array((NSTemporaryDirectory() + "/package-editor-tests-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil, "cannot create a temporary directory")
-    path = String(cString: template)
+    path = template.withUnsafeMutableBufferPointer { buffer in
+      guard let made = mkdtemp(buffer.baseAddress!) else { preconditionFailure("cannot create a temporary directory") }
+      return String(cString: made)
+    }
   }
 
   /// `name` inside the directory.
