@@ -20,7 +20,10 @@ import KVOLite
 public final class ChangeHistory {
   private let root: any KeyValueObservable
   private var watched: [(object: any KeyValueObservable, tokens: [ObservationToken])] = []
+  /// The steps that can be undone are `undoSteps[forgotten...]`; those before were dropped for
+  /// the limit (emptied at once, removed from the array in batches, so a push stays O(1)).
   private var undoSteps: [[RecordedChange]] = []
+  private var forgotten = 0
   private var redoSteps: [[RecordedChange]] = []
   private var openGroup: [RecordedChange]?
   private var groupDepth = 0
@@ -46,7 +49,7 @@ public final class ChangeHistory {
   public private(set) var version = 0
 
   /// Whether there is a step to undo.
-  public var canUndo: Bool { !undoSteps.isEmpty }
+  public var canUndo: Bool { undoSteps.count > forgotten }
   /// Whether there is a step to redo.
   public var canRedo: Bool { !redoSteps.isEmpty }
 
@@ -68,7 +71,7 @@ public final class ChangeHistory {
   /// Steps back: undoes the last step. Returns `false` if there was none.
   @discardableResult
   public func undo() -> Bool {
-    guard let step = undoSteps.popLast() else { return false }
+    guard canUndo, let step = undoSteps.popLast() else { return false }
     replay { for change in step.reversed() { change.revert() } }
     redoSteps.append(step)
     version += 1
@@ -88,6 +91,7 @@ public final class ChangeHistory {
   /// Forgets every step (for example after loading a file that should not be undone).
   public func clear() {
     undoSteps = []
+    forgotten = 0
     redoSteps = []
   }
 
@@ -100,7 +104,14 @@ public final class ChangeHistory {
   private func push(_ changes: [RecordedChange]) {
     guard !changes.isEmpty else { return }
     undoSteps.append(changes)
-    if undoSteps.count > limit { undoSteps.removeFirst(undoSteps.count - limit) }
+    if undoSteps.count - forgotten > limit {
+      undoSteps[forgotten] = []
+      forgotten += 1
+      if forgotten >= limit {
+        undoSteps.removeFirst(forgotten)
+        forgotten = 0
+      }
+    }
     redoSteps = []
   }
 
