@@ -41,6 +41,11 @@ final class KeyEntry: @unchecked Sendable {
     ((RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger)? = nil
   /// Type-checks, validates and stores a value; `nil` if the key cannot be set.
   var assign: ((AnyObject, Any?, String) throws(KeyValueError) -> Void)? = nil
+  /// Type-checks and validates a value without storing it; returns what would be stored (the
+  /// validation hook may replace it). `nil` if the key cannot be set.
+  var check: ((Any?, String) throws(KeyValueError) -> Any)? = nil
+  /// Stores a value that `check` returned, with no further checks.
+  var store: ((AnyObject, Any) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.
   var assignText: ((AnyObject, String, String) throws(KeyValueError) -> Void)? = nil
 
@@ -102,6 +107,19 @@ final class KeyEntry: @unchecked Sendable {
         storage: storage.assumingMemoryBound(to: Observed<[Element]>.self), path: path
       ) { _ in ToManyMutation(kind: kind, indexes: indexes, elements: typed) }
     }
+  }
+
+  /// Makes the key settable through a writable key path: `assign`, `check` and `store` (none if
+  /// the key path is read-only).
+  func makeSettable<Root: AnyObject, Value>(
+    _ keyPath: KeyPath<Root, Value>, validate: ((Value) throws -> Value)?
+  ) {
+    assign = KeyEntry.assigner(keyPath, validate: validate)
+    guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> else { return }
+    check = { value, path throws(KeyValueError) in
+      try KeyEntry.validated(try KeyEntry.cast(value, to: Value.self, path: path), by: validate, path: path)
+    }
+    store = { object, value in unsafeDowncast(object, to: Root.self)[keyPath: writable] = value as! Value }
   }
 
   /// Makes the `assign` closure for a writable key path: casts, validates, then stores through

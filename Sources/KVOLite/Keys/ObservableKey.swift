@@ -66,7 +66,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     validate: ((Value) throws -> Value)? = nil
   ) -> ObservableKey {
     let entry = stored(name, keyPath, role: .attribute, notifiesAutomatically)
-    entry.assign = KeyEntry.assigner(keyPath, validate: validate)
+    entry.makeSettable(keyPath, validate: validate)
     return ObservableKey(entry: entry)
   }
 
@@ -76,7 +76,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     validate: ((Value) throws -> Value)? = nil
   ) -> ObservableKey {
     let entry = stored(name, keyPath, role: .attribute, notifiesAutomatically)
-    entry.assign = KeyEntry.assigner(keyPath, validate: validate)
+    entry.makeSettable(keyPath, validate: validate)
     entry.assignText = KeyEntry.textAssigner(keyPath, validate: validate)
     return ObservableKey(entry: entry)
   }
@@ -88,7 +88,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(name, keyPath, role: .toOne, notifiesAutomatically, valueType: Target.self)
     entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.relatedKeys = { Target.observableKeys.table }
-    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    entry.makeSettable(keyPath, validate: nil)
     return ObservableKey(entry: entry)
   }
 
@@ -101,7 +101,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
       name, keyPath, role: .toOne, notifiesAutomatically, valueType: Target.self, isOptional: true)
     entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.relatedKeys = { Target.observableKeys.table }
-    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    entry.makeSettable(keyPath, validate: nil)
     return ObservableKey(entry: entry)
   }
 
@@ -114,7 +114,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
-    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
   }
@@ -128,7 +128,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.elementKeys = { Element.observableKeys.table }
-    entry.assign = KeyEntry.assigner(keyPath, validate: nil)
+    entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
   }
