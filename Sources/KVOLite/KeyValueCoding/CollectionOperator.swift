@@ -18,6 +18,10 @@ public enum CollectionOperator: String, CaseIterable, Sendable {
   case max = "@max"
   case unionOfObjects = "@unionOfObjects"
   case distinctUnionOfObjects = "@distinctUnionOfObjects"
+  /// The elements of every array the right-hand path gives, one after the other.
+  case unionOfArrays = "@unionOfArrays"
+  /// The distinct elements of every array the right-hand path gives, in first-seen order.
+  case distinctUnionOfArrays = "@distinctUnionOfArrays"
 
   /// Whether the operator needs a key path to its right.
   var needsRightPath: Bool { self != .count }
@@ -45,12 +49,31 @@ public enum CollectionOperator: String, CaseIterable, Sendable {
     case .unionOfObjects:
       return values.compactMap { $0 }
     case .distinctUnionOfObjects:
-      var seen = Set<AnyHashable>()
-      var seenDescriptions = Set<String>()
-      return values.compactMap { $0 }.filter { value in
-        if let hashable = value as? AnyHashable { return seen.insert(hashable).inserted }
-        return seenDescriptions.insert(String(reflecting: value)).inserted
+      return Self.distinct(values.compactMap { $0 })
+    case .unionOfArrays, .distinctUnionOfArrays:
+      var union: [Any] = []
+      for value in values {
+        guard let value else { continue }
+        guard let array = value as? [Any] else {
+          throw .typeMismatch(path: path, expected: "arrays (to-many relationships)", actual: typeName(type(of: value)))
+        }
+        union += array.compactMap { KeyEntry.box($0) }
       }
+      return self == .unionOfArrays ? union : Self.distinct(union)
+    }
+  }
+
+  /// `values` without repeats, in first-seen order: compared as `AnyHashable` where they are
+  /// hashable (objects by identity), otherwise by their descriptions.
+  private static func distinct(_ values: [Any]) -> [Any] {
+    var seen = Set<AnyHashable>()
+    var seenDescriptions = Set<String>()
+    return values.filter { value in
+      if let hashable = value as? AnyHashable { return seen.insert(hashable).inserted }
+      if type(of: value) is AnyClass {
+        return seen.insert(ObjectIdentifier(value as AnyObject)).inserted
+      }
+      return seenDescriptions.insert(String(reflecting: value)).inserted
     }
   }
 

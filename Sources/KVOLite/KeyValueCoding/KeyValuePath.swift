@@ -10,8 +10,10 @@ struct KeyValuePath {
     /// An element of the to-many relationship before it.
     case index(Int)
     /// A collection operator over the to-many relationship before it, with the key path it
-    /// applies to each element (empty for `@count`).
-    case collect(CollectionOperator, right: [KeyStep])
+    /// applies to each element (`nil` for `@count`). That path is a whole key path of the
+    /// elements: it may go through to-many relationships and operators of its own
+    /// (`groups.@sum.items.@avg.weight`).
+    case collect(CollectionOperator, right: KeyValuePath?)
   }
 
   let text: String
@@ -77,7 +79,7 @@ struct KeyValuePath {
           guard let op = CollectionOperator(rawValue: name) else {
             throw .unknownOperator(operator: name, path: text)
           }
-          var right: [KeyStep] = []
+          var right: KeyValuePath?
           if op.needsRightPath {
             guard !names.isEmpty else {
               throw .misplacedOperator(
@@ -88,7 +90,11 @@ struct KeyValuePath {
                 operator: name, path: text,
                 reason: "the elements of \"\(key.entry.name)\" have no declared keys")
             }
-            right = try elements.resolve(KeyPathString(names.joined(separator: ".")))
+            do {
+              right = try KeyValuePath(names.joined(separator: "."), in: elements)
+            } catch {
+              throw error.restated(prefix: parsed.prefix(consumed + 1), whole: text)
+            }
           }
           names = []
           components.append(.collect(op, right: right))
@@ -174,13 +180,32 @@ struct KeyValuePath {
           continue
         }
         let elements = current as! [Any]
-        let values: [Any?] =
-          right.isEmpty ? elements : elements.map { readValue(of: $0 as AnyObject, along: right) }
+        var values: [Any?] = elements
+        if let right {
+          values = []
+          values.reserveCapacity(elements.count)
+          for element in elements { values.append(try right.value(of: element as AnyObject)) }
+        }
         guard let result = try op.apply(to: values, path: text) else { return nil }
         current = result
       }
     }
     return current
+  }
+}
+
+extension KeyValueError {
+  /// An error of an operator's right-hand path, restated for the whole path `whole`, whose part
+  /// up to and including the operator is `prefix`.
+  fileprivate func restated(prefix: String, whole: String) -> KeyValueError {
+    switch self {
+    case .unknownKey(let key, let type, let path, let suggestion):
+      .unknownKey(key: key, type: type, path: path.isEmpty ? prefix : prefix + "." + path, suggestion: suggestion)
+    case .malformedKeyPath(_, let reason): .malformedKeyPath(path: whole, reason: reason)
+    case .unknownOperator(let name, _): .unknownOperator(operator: name, path: whole)
+    case .misplacedOperator(let name, _, let reason): .misplacedOperator(operator: name, path: whole, reason: reason)
+    default: self
+    }
   }
 }
 
