@@ -9,8 +9,19 @@ extension KeyValueObservable {
   ///   the type, the path so far and a close match), a path through an attribute or through a
   ///   to-many relationship without an index or operator, an index out of range, a misplaced or
   ///   unknown operator.
+  ///
+  /// A key that an object along the path does not declare is passed to that object's
+  /// ``value(forUndefinedKey:)`` (whose default throws the error described above); if a `nil`
+  /// relationship leaves no object to ask, the error is thrown. A path goes on through what
+  /// the override returns when that is an observable object.
   public func value(forKeyPath keyPath: String) throws(KeyValueError) -> Any? {
-    try Self.observableKeys.table.keyValuePath(keyPath).value(of: self)
+    let path: KeyValuePath
+    do {
+      path = try Self.observableKeys.table.keyValuePath(keyPath)
+    } catch {
+      return try valueOfUndefinedKey(error, in: keyPath)
+    }
+    return try path.value(of: self)
   }
 
   /// Sets the value at a string key path, through the property, so that it notifies exactly
@@ -23,11 +34,30 @@ extension KeyValueObservable {
   /// - Throws: ``KeyValueError``: everything ``value(forKeyPath:)`` throws, and a key that is
   ///   not settable (derived or read-only), a type mismatch, `nil` for a non-optional, a `nil`
   ///   relationship on the way, or a rejected value.
+  ///
+  /// The override points: a key the object does not declare goes to its
+  /// ``setValue(_:forUndefinedKey:)``, and `nil` for a key whose type is not optional to its
+  /// ``setNilValueForKey(_:)``; their defaults throw the errors described here.
   public func setValue(_ value: Any?, forKeyPath keyPath: String) throws(KeyValueError) {
-    let path = try Self.observableKeys.table.keyValuePath(keyPath)
+    let path: KeyValuePath
+    do {
+      path = try Self.observableKeys.table.keyValuePath(keyPath)
+    } catch {
+      return try setUndefinedKey(value, error, in: keyPath)
+    }
     let (object, key) = try path.target(in: self)
     guard let assign = key.entry.assign else { throw notSettable(key) }
-    try assign(object, value, keyPath)
+    do {
+      try assign(object, value, keyPath)
+    } catch {
+      guard case .nilForNonOptional = error, let owner = object as? any KeyValueObservable else { throw error }
+      do {
+        try owner.setNilValueForKey(key.entry.name)
+      } catch let overridden {
+        if case .nilForNonOptional = overridden { throw error }
+        throw overridden
+      }
+    }
   }
 
   /// Sets the value at a string key path from text, parsed as the key's type: `String`,
@@ -37,13 +67,51 @@ extension KeyValueObservable {
   /// - Throws: ``KeyValueError``: everything ``setValue(_:forKeyPath:)`` throws, and text that
   ///   does not parse (naming the expected type) or a type that has no text form.
   public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError) {
-    let path = try Self.observableKeys.table.keyValuePath(keyPath)
+    let path: KeyValuePath
+    do {
+      path = try Self.observableKeys.table.keyValuePath(keyPath)
+    } catch {
+      return try setUndefinedKey(text, error, in: keyPath)
+    }
     let (object, key) = try path.target(in: self)
     guard key.entry.assign != nil else { throw notSettable(key) }
     guard let assignText = key.entry.assignText else {
       throw .notTextConvertible(path: keyPath, type: typeName(key.entry.storedType))
     }
     try assignText(object, text, keyPath)
+  }
+
+  /// Asks the object that lacks the key `error` reports for its value, if the error is such a
+  /// key; otherwise, or if the object declines (the default), throws `error`.
+  private func valueOfUndefinedKey(_ error: KeyValueError, in keyPath: String) throws(KeyValueError) -> Any? {
+    // With no object to ask (a nil relationship on the way), the naming error stands: key paths
+    // are checked against the declarations before anything is read.
+    guard let undefined = UndefinedKey(error, in: keyPath), let owner = try undefined.ownerObject(from: self)
+    else { throw error }
+    let value: Any?
+    do {
+      value = try owner.value(forUndefinedKey: undefined.key)
+    } catch let overridden {
+      throw UndefinedKey.isDefault(overridden, for: undefined.key) ? error : overridden
+    }
+    guard !undefined.rest.isEmpty, let value else { return value }
+    guard let next = value as? any KeyValueObservable else {
+      throw .notARelationship(key: undefined.key, type: String(describing: type(of: owner)), role: .attribute)
+    }
+    return try next.value(forKeyPath: undefined.rest)
+  }
+
+  /// Passes a set of the undefined key `error` reports to the object that lacks it, if the key
+  /// ends the path; otherwise, or if the object declines (the default), throws `error`.
+  private func setUndefinedKey(_ value: Any?, _ error: KeyValueError, in keyPath: String) throws(KeyValueError) {
+    guard let undefined = UndefinedKey(error, in: keyPath), undefined.rest.isEmpty,
+      let owner = try undefined.ownerObject(from: self)
+    else { throw error }
+    do {
+      try owner.setValue(value, forUndefinedKey: undefined.key)
+    } catch let overridden {
+      throw UndefinedKey.isDefault(overridden, for: undefined.key) ? error : overridden
+    }
   }
 
   private func notSettable(_ key: KeyStep) -> KeyValueError {

@@ -41,4 +41,20 @@ public protocol KeyValueObservable: AnyObject {
   /// The type's declared keys, which string key paths and multi-hop typed key paths resolve
   /// through. Declare it as `static let`.
   static var observableKeys: ObservableKeys<Self> { get }
+
+  /// Called by ``value(forKeyPath:)`` for a key this type does not declare; returns the value
+  /// to use (a path continues through it when it is an observable object). Foundation's
+  /// override point. The default throws ``KeyValueError/unknownKey(key:type:path:suggestion:)``.
+  /// Implement it in the type that declares the conformance.
+  func value(forUndefinedKey key: String) throws(KeyValueError) -> Any?
+
+  /// Called by ``setValue(_:forKeyPath:)`` and ``setValue(fromText:forKeyPath:)`` (with the
+  /// text) for a key this type does not declare. Foundation's override point. The default
+  /// throws ``KeyValueError/unknownKey(key:type:path:suggestion:)``.
+  func setValue(_ value: Any?, forUndefinedKey key: String) throws(KeyValueError)
+
+  /// Called by ``setValue(_:forKeyPath:)`` when `nil` is set for a key whose type is not
+  /// optional (set a default instead, or throw). Foundation's override point. The default
+  /// throws ``KeyValueError/nilForNonOptional(path:expected:)``.
+  func setNilValueForKey(_ key: String) throws(KeyValueError)
 }
