@@ -185,15 +185,37 @@ final class RegistrarContext: @unchecked Sendable {
     }
   }
 
+  // MARK: - The classic observer API
+
+  /// Keeps a classic registration; `false` (keeping nothing) if the object is being released.
+  func addClassic(_ registration: ClassicRegistration) -> Bool {
+    lock.withLock {
+      guard !state.isTornDown else { return false }
+      state.classic.append(registration)
+      return true
+    }
+  }
+
+  /// Removes and returns the most recent classic registration that `matches`, if any (its
+  /// token is the caller's to invalidate, after the lock).
+  func removeClassic(where matches: (ClassicRegistration) -> Bool) -> ClassicRegistration? {
+    lock.withLock {
+      guard let index = state.classic.lastIndex(where: matches) else { return nil }
+      return state.classic.remove(at: index)
+    }
+  }
+
   // MARK: - The end
 
   /// Ends every observation of the released object: direct observations become inert, and
   /// path observations that start at the object are invalidated (detaching their links from
   /// the objects further along).
   func tearDown() {
+    var classic: [ClassicRegistration] = []
     let lists = withState { state -> [ObserverList] in
       state.isTornDown = true
       state.manualFrames = []
+      swap(&classic, &state.classic)
       let current = state.lists.compactMap { $0 }
       var released: [ObserverList] = []
       for index in state.lists.indices where state.lists[index] != nil {
@@ -210,6 +232,8 @@ final class RegistrarContext: @unchecked Sendable {
       }
     }
     for observation in rooted { observation.invalidate() }
+    // Their tokens are released here, after the lock (a token's release invalidates it).
+    withExtendedLifetime(classic) {}
   }
 }
 

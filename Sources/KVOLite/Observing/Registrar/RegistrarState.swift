@@ -10,6 +10,8 @@ struct RegistrarState {
   var retired: [ObserverList] = []
   /// `willChangeValue` calls waiting for their `didChangeValue`.
   var manualFrames: [ManualFrame] = []
+  /// Registrations of the classic observer API, oldest first.
+  var classic: [ClassicRegistration] = []
   /// Set when the object is released; nothing is added after.
   var isTornDown = false
 

@@ -1,0 +1,53 @@
+extension KeyValueObservable {
+  /// Registers `observer` for changes of `keyPath`, Foundation's way: each change calls its
+  /// ``KeyValueObserver/observeValue(forKeyPath:of:change:context:)`` with `context`.
+  ///
+  /// The same observer may be added several times (for the same key path too); each addition
+  /// is a registration of its own, removed by one ``removeObserver(_:forKeyPath:context:)``.
+  ///
+  /// - Lifetime: neither the observer nor the object is retained by the registration. A
+  ///   registration whose observer is gone delivers nothing; all of an object's registrations
+  ///   end when it is released.
+  /// - Throws: ``KeyValueError``, as ``observe(_:options:changeHandler:)-(String,_,_)`` throws;
+  ///   nothing is registered then.
+  public func addObserver(
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String, options: ObservingOptions = [],
+    context: UnsafeMutableRawPointer? = nil
+  ) throws(KeyValueError) {
+    let tag = context.map { UInt(bitPattern: $0) }
+    let token = try observe(keyPath, options: options) { [weak observer, weak self] change in
+      guard let observer, let self else { return }
+      observer.observeValue(
+        forKeyPath: keyPath, of: self, change: change, context: tag.flatMap { UnsafeMutableRawPointer(bitPattern: $0) })
+    }
+    let registration = ClassicRegistration(
+      observer: ObjectIdentifier(observer), keyPath: keyPath, context: context, token: token)
+    let context = observationRegistrar.context(of: self, table: Self.observableKeys.table)
+    if !context.addClassic(registration) { token.invalidate() }
+  }
+
+  /// Removes the most recent registration of `observer` for `keyPath` with `context` (which
+  /// must match, `nil` included). Removing what was never added, or twice, does nothing.
+  /// From inside a notification it is safe, and no later notification of that registration
+  /// follows; from another thread it waits for a notification in flight.
+  public func removeObserver(
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?
+  ) {
+    removeClassic(observer, keyPath) { $0.context == context }
+  }
+
+  /// Removes the most recent registration of `observer` for `keyPath`, whatever its context.
+  /// Removing what was never added does nothing.
+  public func removeObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String) {
+    removeClassic(observer, keyPath) { _ in true }
+  }
+
+  private func removeClassic(
+    _ observer: any KeyValueObserver, _ keyPath: String, matching: (ClassicRegistration) -> Bool
+  ) {
+    guard let context = observationRegistrar.existingContext else { return }
+    let identity = ObjectIdentifier(observer)
+    let removed = context.removeClassic { $0.observer == identity && $0.keyPath == keyPath && matching($0) }
+    removed?.token.invalidate()
+  }
+}
