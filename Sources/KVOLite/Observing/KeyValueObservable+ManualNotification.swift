@@ -1,3 +1,5 @@
+import Foundation
+
 extension KeyValueObservable {
   /// Announces that the value of a declared key is about to change.
   ///
@@ -29,9 +31,96 @@ extension KeyValueObservable {
     manualDidChange(try manualStep(forKey: key))
   }
 
+  /// Announces that elements of a to-many key are about to be inserted, removed or replaced at
+  /// `indexes` (Foundation's `willChange(_:valuesAt:for:)`); pair it with
+  /// ``didChange(_:valuesAt:for:)``, as ``willChangeValue(for:)`` pairs with
+  /// ``didChangeValue(for:)``. Observers get the kind and the indexes; `.old` is the elements
+  /// at the indexes now (for a removal or replacement), `.new` the elements at the indexes at
+  /// did-time (for an insertion or replacement), as Foundation computes them. `.setting`
+  /// announces a change of the whole array, like ``willChangeValue(for:)``.
+  ///
+  /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not a
+  ///   declared key; ``KeyValueError/indexOutOfRange(index:count:path:)`` if a removed or
+  ///   replaced index is not in the array. Nothing is announced then.
+  public func willChange<Element>(
+    _ kind: KeyValueChangeKind, valuesAt indexes: IndexSet, for keyPath: KeyPath<Self, [Element]>
+  ) throws(KeyValueError) {
+    try manualWillChange(try manualStep(for: keyPath), kind: kind, indexes: indexes)
+  }
+
+  /// Announces that the change announced by ``willChange(_:valuesAt:for:)`` has happened.
+  /// - Throws: ``KeyValueError/indexOutOfRange(index:count:path:)`` if an inserted or
+  ///   replacing index is not in the array (the pair is finished without notifying).
+  public func didChange<Element>(
+    _ kind: KeyValueChangeKind, valuesAt indexes: IndexSet, for keyPath: KeyPath<Self, [Element]>
+  ) throws(KeyValueError) {
+    try manualDidChange(try manualStep(for: keyPath), kind: kind, indexes: indexes)
+  }
+
+  /// ``willChange(_:valuesAt:for:)`` for a to-many key given by name.
+  /// - Throws: also ``KeyValueError/notARelationship(key:type:role:)`` if the key is not to-many.
+  public func willChange(_ kind: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String)
+    throws(KeyValueError)
+  {
+    try manualWillChange(try toManyStep(forKey: key), kind: kind, indexes: indexes)
+  }
+
+  /// ``didChange(_:valuesAt:for:)`` for a to-many key given by name.
+  public func didChange(_ kind: KeyValueChangeKind, valuesAt indexes: IndexSet, forKey key: String)
+    throws(KeyValueError)
+  {
+    try manualDidChange(try toManyStep(forKey: key), kind: kind, indexes: indexes)
+  }
+
+  private func toManyStep(forKey key: String) throws(KeyValueError) -> KeyStep {
+    let step = try manualStep(forKey: key)
+    guard step.entry.role == .toMany else {
+      throw .notARelationship(key: key, type: step.table.typeName, role: step.entry.role)
+    }
+    return step
+  }
+
+  /// The elements of to-many key `step` at `indexes`, boxed as an array.
+  /// - Throws: ``KeyValueError/indexOutOfRange(index:count:path:)``.
+  private func elements(of step: KeyStep, at indexes: IndexSet) throws(KeyValueError) -> Any {
+    let all = step.entry.elements?(self) ?? []
+    var picked: [Any] = []
+    for index in indexes {
+      guard index < all.count else {
+        throw .indexOutOfRange(index: index, count: all.count, path: step.entry.name)
+      }
+      picked.append(all[index])
+    }
+    return picked
+  }
+
+  /// Will-time of a manual change of elements: the removed or replaced elements are the old
+  /// value. A `.setting` is a change of the whole value.
+  private func manualWillChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet) throws(KeyValueError) {
+    guard kind != .setting else { return manualWillChange(step) }
+    let old = kind == .insertion ? nil : try elements(of: step, at: indexes)
+    manualWillChange(step, kind: kind, indexes: indexes, old: old)
+  }
+
+  /// Did-time of a manual change of elements: the inserted or replacing elements are the new
+  /// value.
+  private func manualDidChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet) throws(KeyValueError) {
+    guard kind != .setting else { return manualDidChange(step) }
+    guard let context = observationRegistrar.existingContext,
+      let pending = context.popManualFrame(thread: currentThreadID(), key: step.index),
+      let frame = pending.frame
+    else { return }
+    let new = kind == .removal ? nil : try elements(of: step, at: indexes)
+    context.whileDelivering(frame.list) { frame.didChangeBoxed(self, old: pending.old, new: new) }
+  }
+
   /// Will-time of a manual change: prior notifications and old values, from the key's
   /// observers as they are now; the frame waits for its did-time on this thread.
   private func manualWillChange(_ step: KeyStep) {
+    manualWillChange(step, kind: .setting, indexes: nil, old: step.entry.value(self))
+  }
+
+  private func manualWillChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?) {
     guard let context = observationRegistrar.existingContext,
       let list = context.currentList(key: step.index)
     else {
@@ -40,9 +129,8 @@ extension KeyValueObservable {
         ManualFrame(thread: currentThreadID(), key: step.index, frame: nil, old: nil))
       return
     }
-    let old = step.entry.value(self)
     let frame = context.whileDelivering(list) {
-      ChangeFrame.willChangeBoxed(self, list: list, kind: .setting, indexes: nil, old: old)
+      ChangeFrame.willChangeBoxed(self, list: list, kind: kind, indexes: indexes, old: old)
     }
     context.pushManualFrame(ManualFrame(thread: currentThreadID(), key: step.index, frame: frame, old: old))
   }
