@@ -72,6 +72,7 @@ struct KeyValuePath {
         switch step.entry.role {
         case .toOne: position = .object(step.entry.relatedKeys!())
         case .toMany: position = .collection(step, elements: step.entry.elementKeys?())
+        case .derived where step.entry.relatedKeys != nil: position = .object(step.entry.relatedKeys!())
         case .attribute, .derived: position = .value(step)
         }
       case .collection(let key, let elements):

@@ -139,11 +139,41 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   public static func derived<Value>(
     _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]
   ) -> ObservableKey {
+    derivedValue(name, keyPath, affectedBy: affectedBy)
+  }
+
+  private static func derivedValue<Value>(
+    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]
+  ) -> ObservableKey {
     let entry = KeyEntry(
       name: name, keyPath: keyPath, role: .derived, valueType: Value.self, storedType: Value.self,
       notifiesAutomatically: false, value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] })
     entry.affectedBy = affectedBy
     return ObservableKey(entry: entry)
+  }
+
+  /// A derived key whose value is another observable object: key paths continue through it
+  /// (`primary.firstName`), and observations of such paths re-wire whenever the keys in
+  /// `affectedBy` change, as they do for a to-one relationship.
+  public static func derived<Target: KeyValueObservable>(
+    _ name: String, _ keyPath: KeyPath<Root, Target>, affectedBy: [String]
+  ) -> ObservableKey {
+    let key = derivedValue(name, keyPath, affectedBy: affectedBy)
+    key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    key.entry.relatedKeys = { Target.observableKeys.table }
+    return key
+  }
+
+  /// A derived key whose value is an observable object or `nil`; see
+  /// ``derived(_:_:affectedBy:)-(_,KeyPath<Root,Target>,_)``. Key paths through it read as
+  /// `nil` while it is `nil`.
+  public static func derived<Target: KeyValueObservable>(
+    _ name: String, _ keyPath: KeyPath<Root, Target?>, affectedBy: [String]
+  ) -> ObservableKey {
+    let key = derivedValue(name, keyPath, affectedBy: affectedBy)
+    key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
+    key.entry.relatedKeys = { Target.observableKeys.table }
+    return key
   }
 
   private static func stored<Value>(

@@ -172,7 +172,7 @@ extension KeyTable {
       let candidate = chain + [KeyStep(table: self, index: index)]
       if candidate.count > 1, KeyTable.compose(candidate) == target { return candidate }
       let entry = entries[index]
-      if entry.role == .toOne, !entry.isOptional, let next = entry.relatedKeys,
+      if entry.role == .toOne || entry.role == .derived, !entry.isOptional, let next = entry.relatedKeys,
         let found = next().search(target, chain: candidate, budget: &budget)
       {
         return found

@@ -6,11 +6,24 @@
 /// path: affecting paths may be chains, may pass through `nil` relationships, and may end in
 /// other derived keys. Cycles end where a derived key would be expanded inside its own
 /// expansion. Identical chains are kept once.
+///
+/// A derived to-one key *along* the path (`primary.firstName`, where `primary` is derived)
+/// decides which object the rest of the path hangs on: its own expansion is added after the
+/// others, as *wiring* branches, whose changes re-wire the observation rather than being its
+/// value.
 enum DependencyExpansion {
-  static func branches(for steps: [KeyStep]) throws(KeyValueError) -> [[KeyStep]] {
+  /// The branches of `steps`, and the index of the first wiring branch (`branches.count` if
+  /// there is none).
+  static func branches(for steps: [KeyStep]) throws(KeyValueError) -> (branches: [[KeyStep]], wiringFrom: Int) {
     var branches: [[KeyStep]] = []
     try expand(steps, expanding: [], into: &branches)
-    return branches
+    let wiringFrom = branches.count
+    for (position, step) in steps.enumerated().dropLast() where step.entry.role == .derived {
+      var wiring: [[KeyStep]] = []
+      try expand(Array(steps[...position]), expanding: [], into: &wiring)
+      branches += wiring.filter { branch in !branches.contains { same($0, branch) } }
+    }
+    return (branches, wiringFrom)
   }
 
   private static func expand(

@@ -104,8 +104,9 @@ extension KeyValueObservable {
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
     let last = steps.last!.entry
+    let (branches, wiringFrom) = try DependencyExpansion.branches(for: steps)
     let observation = TypedPathObservation(
-      root: self, branches: try DependencyExpansion.branches(for: steps),
+      root: self, branches: branches, wiringFrom: wiringFrom,
       isExactToMany: last.role == .toMany && !hasOperator, isDerived: last.role == .derived,
       options: options, read: read, elements: elements, handler: handler)
     do {

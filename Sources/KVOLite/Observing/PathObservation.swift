@@ -17,6 +17,9 @@ class PathObservation: Observation, @unchecked Sendable {
   // @unchecked: `links` is behind `wiring`, the flag is atomic, the rest is immutable.
   let order: UInt64
   let branches: [[KeyStep]]
+  /// Branches from this index on are wiring branches (see ``DependencyExpansion``): their last
+  /// links re-wire the observation like links along a chain.
+  let wiringFrom: Int
   /// Observes a to-many key itself, so it takes to-many changes as they are.
   let isExactToMany: Bool
   let options: ObservingOptions
@@ -32,9 +35,10 @@ class PathObservation: Observation, @unchecked Sendable {
   /// rather than read from the link's registrar, which may already be gone.)
   private var links: [[(trigger: Trigger, object: ObjectIdentifier)?]]
 
-  init(branches: [[KeyStep]], isExactToMany: Bool, options: ObservingOptions) {
+  init(branches: [[KeyStep]], wiringFrom: Int, isExactToMany: Bool, options: ObservingOptions) {
     order = nextRegistrationOrder()
     self.branches = branches
+    self.wiringFrom = wiringFrom
     self.isExactToMany = isExactToMany
     self.options = options
     wantsOld = options.contains(.old)
@@ -64,25 +68,47 @@ class PathObservation: Observation, @unchecked Sendable {
 
   /// Places links along every branch as it is now, replacing links on objects that left it.
   ///
-  /// Reads happen while `wiring` is held, so that concurrent re-wirings apply in order and
-  /// the last one wires the branches as they are after both changes. Lock order: `wiring`,
-  /// then registrar locks (a registrar never calls out while holding its lock).
+  /// The objects along the branches are read first, without any lock (a derived to-one key's
+  /// getter is user code); then the links are placed with `wiring` held; then the objects are
+  /// read again, and if a concurrent change moved them, the whole thing is done again (a few
+  /// times at most). So concurrent re-wirings end with the branches wired as they are after
+  /// every change. Lock
+  /// order: `wiring`, then registrar locks (a registrar never calls out while holding its lock).
   ///
   /// - Throws: the first ``KeyValueError/notObservable(key:type:)`` met; the links before it
   ///   are in place, the rest are not.
   func rewire() throws(KeyValueError) {
-    try wiring.withLock { () throws(KeyValueError) in
-      guard isActive else { return }
-      for (branch, steps) in branches.enumerated() {
-        var object = rootObject
-        for (level, step) in steps.enumerated() {
-          try place(branch: branch, level: level, step: step, on: object)
-          if level < steps.count - 1 {
-            object = object.flatMap { step.entry.related?($0) }
+    var objects = objectsAlongBranches()
+    // Bounded: a derived key whose getter makes a new object on every read never settles.
+    for _ in 0..<8 {
+      try wiring.withLock { () throws(KeyValueError) in
+        guard isActive else { return }
+        for (branch, steps) in branches.enumerated() {
+          for (level, step) in steps.enumerated() {
+            try place(branch: branch, level: level, step: step, on: objects[branch][level])
           }
         }
       }
+      let now = objectsAlongBranches()
+      guard isActive, !PathObservation.same(now, objects) else { return }
+      objects = now
     }
+  }
+
+  /// The object each key of each branch applies to, read from the root now.
+  private func objectsAlongBranches() -> [[(any KeyValueObservable)?]] {
+    let root = rootObject
+    return branches.map { steps in
+      var object = root
+      return steps.enumerated().map { level, step in
+        defer { if level < steps.count - 1 { object = object.flatMap { step.entry.related?($0) } } }
+        return object
+      }
+    }
+  }
+
+  private static func same(_ a: [[(any KeyValueObservable)?]], _ b: [[(any KeyValueObservable)?]]) -> Bool {
+    zip(a, b).allSatisfy { zip($0, $1).allSatisfy { $0.map(ObjectIdentifier.init) == $1.map(ObjectIdentifier.init) } }
   }
 
   /// Makes sure the link of `branch` at `level` sits on `object`. Called with `wiring` held
@@ -103,7 +129,8 @@ class PathObservation: Observation, @unchecked Sendable {
     guard let object else { return }
     let offset = try step.table.storageOffset(ofKey: step.index, probing: object)
     let context = object.observationRegistrar.context(of: object, table: step.table)
-    let link = makeLink(context: context, key: step.index, level: level, isLeaf: level == branches[branch].count - 1)
+    let isLeaf = level == branches[branch].count - 1 && branch < wiringFrom
+    let link = makeLink(context: context, key: step.index, level: level, isLeaf: isLeaf)
     guard context.add(link) else { return }
     links[branch][level] = (link, ObjectIdentifier(object))
     if step.entry.notifiesAutomatically, let offset {

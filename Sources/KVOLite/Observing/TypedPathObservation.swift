@@ -19,7 +19,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
   private let leafIsValue: Bool
 
   init(
-    root: Root, branches: [[KeyStep]], isExactToMany: Bool, isDerived: Bool,
+    root: Root, branches: [[KeyStep]], wiringFrom: Int, isExactToMany: Bool, isDerived: Bool,
     options: ObservingOptions, read: @escaping (Root) -> Value,
     elements: @escaping (Any) -> Value, handler: @escaping (Root, KeyValueChange<Value>) -> Void
   ) {
@@ -29,7 +29,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
     self.handler = handler
     leafIsValue =
       branches.count == 1 && !isDerived && branches[0].last!.entry.storedType == Value.self
-    super.init(branches: branches, isExactToMany: isExactToMany, options: options)
+    super.init(branches: branches, wiringFrom: wiringFrom, isExactToMany: isExactToMany, options: options)
   }
 
   override var rootObject: (any KeyValueObservable)? { root }
