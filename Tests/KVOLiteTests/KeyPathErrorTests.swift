@@ -32,6 +32,23 @@ struct KeyPathErrorTests {
         == #"Person has no key "frstName" (after "recipient"); did you mean "firstName"?"#)
   }
 
+  @Test(
+    "suggestions: a typo first, then a unique start of a name, then the letters in order",
+    arguments: [
+      ("recip", ["recipient", "sender", "contents"], "recipient"),
+      ("RECIP", ["recipient", "recipientNotes"], "recipient"),
+      ("frst", ["firstName", "lastName", "fullName"], "firstName"),
+      ("postal", ["postalAddress", "postalCode"], "postalCode"),
+      ("lastNme", ["firstName", "lastName"], "lastName"),
+      ("nme", ["firstName", "age"], "age"),
+      ("xyz", ["firstName", "lastName"], nil),
+      ("rst", ["firstName"], nil),
+      ("", ["firstName"], nil),
+    ] as [(String, [String], String?)])
+  func suggestions(name: String, candidates: [String], expected: String?) {
+    #expect(Suggestion.closest(to: name, among: candidates) == expected)
+  }
+
   @Test("an unknown key with nothing close has no suggestion")
   func unknownKeyNoSuggestion() {
     let parcel = Parcel()

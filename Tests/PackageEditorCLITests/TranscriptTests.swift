@@ -135,6 +135,9 @@ struct TranscriptTests {
       redo
       help frob
       show extra
+      get recip
+      get recipient.frst
+      summ
       summary
       """, options: EditorOptions(keepGoing: true))
     #expect(
@@ -156,6 +159,9 @@ struct TranscriptTests {
         error: redo: nothing to redo
         error: help: no command "frob"
         error: show: wrong arguments; usage: show
+        error: get recip: Package has no key "recip"; did you mean "recipient"?
+        error: get recipient.frst: Person has no key "frst" (after "recipient"); did you mean "firstName"?
+        error: unknown command "summ"; did you mean "summary"? (type help for the list)
 
         """)
     #expect(run.stdout == "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n")

@@ -1,16 +1,41 @@
 /// "Did you mean …?": the candidate closest to a mistyped name.
 public enum Suggestion {
-  /// The candidate with the smallest edit distance to `name` (ignoring case), if it is close
-  /// enough to be a likely typo: at most two edits, or a third of the name's length.
+  /// The candidate `name` most likely means, ignoring case: the one with the smallest edit
+  /// distance if that is a likely typo (at most two edits, or a third of the name's length);
+  /// else the shortest candidate that starts with `name` (`recip` → `recipient`); else the
+  /// shortest that starts with the same letter and holds all of `name`'s letters in order
+  /// (`frst` → `firstName`). `nil` when none fits.
   public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
     let lowered = name.lowercased()
+    guard !lowered.isEmpty else { return nil }
     var best: (candidate: String, distance: Int)?
+    var prefixed: String?
+    var scattered: String?
     for candidate in candidates {
-      let distance = editDistance(lowered, candidate.lowercased())
+      let other = candidate.lowercased()
+      let distance = editDistance(lowered, other)
       if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+      if other.hasPrefix(lowered), prefixed.map({ candidate.count < $0.count }) ?? true {
+        prefixed = candidate
+      }
+      if other.first == lowered.first, isSubsequence(lowered, of: other),
+        scattered.map({ candidate.count < $0.count }) ?? true
+      {
+        scattered = candidate
+      }
     }
-    guard let best, best.distance <= max(2, name.count / 3) else { return nil }
-    return best.candidate
+    if let best, best.distance <= max(2, name.count / 3) { return best.candidate }
+    return prefixed ?? scattered
+  }
+
+  /// Whether the scalars of `short` appear in `long` in the same order.
+  static func isSubsequence(_ short: String, of long: String) -> Bool {
+    var remaining = short.unicodeScalars[...]
+    for scalar in long.unicodeScalars where scalar == remaining.first {
+      remaining = remaining.dropFirst()
+      if remaining.isEmpty { return true }
+    }
+    return remaining.isEmpty
   }
 
   /// Levenshtein distance over Unicode scalars.
