@@ -18,7 +18,8 @@ enum Command: Equatable {
   case load(file: String)
   case new
   case summary
-  case quit
+  /// `quit`/`exit`; `force` for `quit!`/`exit!`, which leave even with unsaved changes.
+  case quit(force: Bool)
 
   /// Every command name, for help and "did you mean".
   static let names = [
@@ -45,9 +46,9 @@ enum Command: Equatable {
         "show": .show, "watches": .watches, "undo": .undo, "redo": .redo, "new": .new,
         "summary": .summary,
       ][name]!
-    case "quit", "exit":
+    case "quit", "exit", "quit!", "exit!":
       try count(0...0)
-      self = .quit
+      self = .quit(force: name.hasSuffix("!"))
     case "get":
       try count(1...1)
       self = .get(keyPath: arguments[0])

@@ -65,28 +65,40 @@ enum Editor {
       output.summary("summary: " + session.viewModel.summary)
     }
     var failed = false
+    // The history version at which the user was told of unsaved changes: asking to leave
+    // again, with nothing changed since, leaves.
+    var warnedAt: Int?
+    func mayLeave(force: Bool) -> Bool {
+      guard interactive, !force, session.hasUnsavedChanges, warnedAt != session.history.version else {
+        return true
+      }
+      warnedAt = session.history.version
+      output.warning("there are unsaved changes: save them with save [file], or quit again (or quit!) to discard them")
+      return false
+    }
     while true {
       if interactive { prompt?("package> ") }
-      guard let line = source.next() else { break }
-      let (succeeded, quit): (Bool, Bool)
+      guard let line = source.next() else {
+        // End of input (Ctrl-D) is a quit; a terminal can be read again after it.
+        if mayLeave(force: false) { break }
+        continue
+      }
+      let result: (succeeded: Bool, quit: Bool, force: Bool)
       switch line {
-      case .text(let text): (succeeded, quit) = session.run(text)
+      case .text(let text): result = session.run(text)
       case .invalid(let message):
         session.reject(message)
-        (succeeded, quit) = (false, false)
+        result = (false, false, false)
       case .failed(let message):
         // Input cannot go on: a script stopped half-way must not look like a success.
         session.reject(message)
         return 1
       }
-      if quit { break }
-      if !succeeded, !interactive {
+      if result.quit, mayLeave(force: result.force) { break }
+      if !result.succeeded, !interactive {
         failed = true
         if !options.keepGoing { break }
       }
-    }
-    if interactive, session.hasUnsavedChanges {
-      output.warning("unsaved changes are discarded (save them next time with: save [file])")
     }
     return failed ? 1 : 0
   }

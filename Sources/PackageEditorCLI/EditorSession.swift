@@ -36,20 +36,20 @@ final class EditorSession {
   /// Whether the package changed since it was loaded or saved.
   var hasUnsavedChanges: Bool { history.version != savedVersion }
 
-  /// Runs one line. Returns `false` if it failed (after printing the error), and whether the
-  /// command was a quit.
-  func run(_ line: String) -> (succeeded: Bool, quit: Bool) {
+  /// Runs one line. Returns `false` if it failed (after printing the error), whether the
+  /// command was a quit, and whether that quit was forced (`quit!`).
+  func run(_ line: String) -> (succeeded: Bool, quit: Bool, force: Bool) {
     do {
       let words = try Tokenizer.words(line)
-      guard !words.isEmpty else { return (true, false) }
+      guard !words.isEmpty else { return (true, false, false) }
       let command = try Command(words: words)
-      if command == .quit { return (true, true) }
+      if case .quit(let force) = command { return (true, true, force) }
       let summaryBefore = viewModel.summary
       try history.group { () throws(CommandError) in try execute(command) }
       if viewModel.summary != summaryBefore, command != .summary {
         output.summary("summary: " + viewModel.summary)
       }
-      return (true, false)
+      return (true, false, false)
     } catch let failure as Tokenizer.Failure {
       reject(failure.description)
     } catch let error as CommandError {
@@ -57,7 +57,7 @@ final class EditorSession {
     } catch {
       reject("\(error)")
     }
-    return (false, false)
+    return (false, false, false)
   }
 
   /// Reports an error, on one line (control characters a message quotes from the input are

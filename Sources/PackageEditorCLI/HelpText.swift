@@ -20,7 +20,7 @@ enum HelpText {
     ("load", "load <file>", "load a file (undoable)"),
     ("new", "new", "start an empty package (undoable)"),
     ("summary", "summary", "print the summary line"),
-    ("quit", "quit | exit", "leave (end of input does too)"),
+    ("quit", "quit | exit | quit!", "leave (end of input does too); with unsaved changes, interactive mode asks again first (quit! leaves at once)"),
   ]
 
   /// The syntax of `command`.

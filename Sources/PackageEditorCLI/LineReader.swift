@@ -32,10 +32,14 @@ final class LineReader {
   /// How many bytes of the current, over-long line were dropped; `nil` when it is not over-long.
   private var dropped: Int?
   private var finished = false
+  /// Whether reading goes on after the end of input: on a terminal, Ctrl-D ends one read, and
+  /// the user may type on (the editor asks before leaving with unsaved changes).
+  private let resumesAfterEnd: Bool
 
   /// Reads `descriptor` (by default standard input).
   init(descriptor: Int32 = 0) {
     self.descriptor = descriptor
+    resumesAfterEnd = isatty(descriptor) == 1
   }
 
   /// The next line, or `nil` at the end of input.
@@ -49,7 +53,7 @@ final class LineReader {
           return .failed("cannot read standard input: " + LineReader.reason(errno))
         }
         if count == 0 {
-          finished = true
+          finished = !resumesAfterEnd
           guard dropped != nil || !line.isEmpty else { return nil }
           return finish()
         }

@@ -21,7 +21,9 @@ struct CommandParserTests {
       (["unwatch", "x"], .unwatch(keyPath: "x")),
       (["save"], .save(file: nil)),
       (["load", "f.json"], .load(file: "f.json")),
-      (["exit"], .quit),
+      (["exit"], .quit(force: false)),
+      (["quit!"], .quit(force: true)),
+      (["exit!"], .quit(force: true)),
       (["watches"], .watches),
     ])
   func valid(words: [String], command: Command) throws {
@@ -41,7 +43,7 @@ struct CommandParserTests {
       (["remove", "-1"], #"remove: the index must be a whole number, 0 or more, not "-1""#),
       (["insert", "x", "Pen"], #"insert: the index must be a whole number, 0 or more, not "x""#),
       (["watch", "x", "later"], #"watch: unknown option "later" (use initial, old, new, prior)"#),
-      (["quit", "now"], "quit: wrong arguments; usage: quit | exit"),
+      (["quit", "now"], "quit: wrong arguments; usage: quit | exit | quit!"),
     ])
   func invalid(words: [String], message: String) {
     do {
