@@ -12,8 +12,9 @@ extension FileSystem {
   ///   read-only one is refused, as is anything that is not a regular file.
   /// - The bytes go to a short-named temporary file in the same directory (so every name the
   ///   file system accepts can be saved), which then replaces the file by a rename. A file
-  ///   with other hard links is rewritten in place instead, so that the links keep sharing it
-  ///   (that write is not atomic).
+  ///   with other hard links is rewritten in place instead, so that the links keep sharing it,
+  ///   and so is a writable file in a directory where no new file can be made (those writes
+  ///   are not atomic).
   /// - A name ending in `/` is refused (it names a directory).
   static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
     guard !path.isEmpty else { throw Failure("the file name is empty") }
@@ -27,7 +28,15 @@ extension FileSystem {
       guard access(target, W_OK) == 0 else { throw Failure(reason(errno)) }
       if info.st_nlink > 1 { return try writeInPlace(bytes, to: target) }
     }
-    let (descriptor, temporary) = try createTemporary(nextTo: target, mode: exists ? 0o600 : 0o666)
+    let descriptor: Int32
+    let temporary: String
+    do {
+      (descriptor, temporary) = try createTemporary(nextTo: target, mode: exists ? 0o600 : 0o666)
+    } catch {
+      // A writable file in a directory that is not: it can only be rewritten in place.
+      guard exists, error == Failure(reason(EACCES)) else { throw error }
+      return try writeInPlace(bytes, to: target)
+    }
     do throws(Failure) {
       if exists {
         // Only the owner or root may change these; a failure of chown leaves the saver's.

@@ -156,6 +156,30 @@ struct PackageFileFaultTests {
     }
   }
 
+  @Test("a writable file in a directory where no file can be made is rewritten in place")
+  func unwritableDirectory() async {
+    await #expect(processExitsWith: .success) {
+      let directory = NSTemporaryDirectory() + "/locked-\(getpid())"
+      try? FileManager.default.removeItem(atPath: directory)
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      let file = directory + "/p.json"
+      try Data("old".utf8).write(to: URL(fileURLWithPath: file))
+      if getuid() == 0 {
+        // Root writes anywhere: become nobody, who owns the file but not the directory.
+        guard chown(file, 65534, 65534) == 0, chmod(directory, 0o755) == 0, setgid(65534) == 0,
+          setuid(65534) == 0
+        else { exit(2) }
+      } else {
+        guard chmod(directory, 0o555) == 0 else { exit(2) }
+      }
+      let package = Package.sample()
+      guard (try? PackageFile.save(package, to: file)) != nil else { exit(3) }
+      guard try PackageFile.read(file) == PackageDocument(package),
+        try FileManager.default.contentsOfDirectory(atPath: directory) == ["p.json"]
+      else { exit(4) }
+    }
+  }
+
   @Test("a full disk (a file-size limit) fails the save and leaves the old file and no temporary file")
   func fullDisk() async {
     await #expect(processExitsWith: .success) {
