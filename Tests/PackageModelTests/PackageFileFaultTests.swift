@@ -159,7 +159,8 @@ struct PackageFileFaultTests {
   @Test("a writable file in a directory where no file can be made is rewritten in place")
   func unwritableDirectory() async {
     await #expect(processExitsWith: .success) {
-      let directory = NSTemporaryDirectory() + "/locked-\(getpid())"
+      // A fixed name, so that a run removes what the last one left (nobody cannot remove it).
+      let directory = NSTemporaryDirectory() + "/package-editor-locked-directory-test"
       try? FileManager.default.removeItem(atPath: directory)
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       let file = directory + "/p.json"
