@@ -41,10 +41,21 @@ enum Editor {
     let interactive =
       options.mode == .interactive || (options.mode == .automatic && inputIsTerminal && options.commands.isEmpty)
     let output = StandardOutput(colors: interactive && !options.noColor && environment["NO_COLOR"] == nil)
-    let source: LineSource = options.commands.isEmpty ? LineReader() : ScriptSource(options.commands)
-    let status = run(
-      options: options, interactive: interactive, source: source, output: output,
-      prompt: { output.prompt($0) })
+    let source: LineSource
+    let prompt: (String) -> Void
+    if !options.commands.isEmpty {
+      source = ScriptSource(options.commands)
+      prompt = { output.prompt($0) }
+    } else if interactive, inputIsTerminal, isatty(1) == 1, environment["TERM"] != "dumb", Terminal.prepare() {
+      // A terminal that can edit: the line editor draws its own prompt.
+      let history = History(file: History.file(in: environment)) { output.warning($0) }
+      source = TerminalLineSource(prompt: "package> ", history: history) { output.warning($0) }
+      prompt = { _ in output.flush() }
+    } else {
+      source = LineReader()
+      prompt = { output.prompt($0) }
+    }
+    let status = run(options: options, interactive: interactive, source: source, output: output, prompt: prompt)
     output.flush()
     return status
   }
@@ -59,6 +70,7 @@ enum Editor {
   ) -> Int32 {
     let output = OneLineOutput.wrapping(output)
     guard let session = makeSession(options.file, output: output, directory: directory) else { return 1 }
+    (source as? TerminalLineSource)?.attach(session)
     if interactive {
       let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
       output.line("package-editor: \(subject); type help for commands, quit to leave")

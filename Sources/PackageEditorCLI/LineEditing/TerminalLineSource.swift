@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Lines from a terminal, edited with ``LineEditor``: the interactive editor's input when
+/// standard input and output are terminals (and `TERM` is not `dumb`).
+///
+/// The terminal is in raw mode only while a line is being edited; output between lines is
+/// printed with the terminal as it was. Ctrl-C drops the line and shows a fresh prompt; Ctrl-D
+/// on an empty line ends the input (the editor then asks before discarding unsaved changes,
+/// and reading goes on); Ctrl-Z suspends with the terminal restored.
+final class TerminalLineSource: LineSource {
+  private var editor: LineEditor
+  private var renderer = LineRenderer()
+  private var decoder = KeyDecoder()
+  private let prompt: String
+  private let warn: (String) -> Void
+  private var warnedAboutHistory = false
+
+  init(prompt: String, history: History, warn: @escaping (String) -> Void) {
+    self.prompt = prompt
+    self.warn = warn
+    editor = LineEditor(history: history)
+  }
+
+  /// Completion from the session, once it exists.
+  func attach(_ session: EditorSession) {
+    editor = LineEditor(history: editor.history, completer: session.completions)
+  }
+
+  func next() -> LineReader.Line? {
+    Terminal.enterRawMode()
+    defer { Terminal.restore() }
+    editor.reset()
+    redraw()
+    var bytes = [UInt8](repeating: 0, count: 256)
+    while true {
+      let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        guard errno == EINTR else { return .failed("cannot read standard input: error \(errno)") }
+        if Terminal.takeResize() { redraw() }
+        continue
+      }
+      if count == 0 {
+        write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+        return nil
+      }
+      var keys = decoder.feed(bytes[..<count])
+      if decoder.hasPending, !moreInputSoon() { keys += decoder.flush() }
+      for key in keys {
+        if key == .control("z") {
+          Terminal.suspend()
+          redraw()
+          continue
+        }
+        switch editor.handle(key) {
+        case .editing: redraw()
+        case .submitted(let line):
+          write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+          if let warning = editor.history.add(line), !warnedAboutHistory {
+            warnedAboutHistory = true
+            warn(warning)
+          }
+          return .text(line)
+        case .interrupted:
+          write("^C" + renderer.finish(buffer: LineBuffer(), prompt: "", columns: Terminal.columns))
+          redraw()
+        case .endOfInput:
+          write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+          return nil
+        case .candidates(let candidates):
+          write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+          write(TerminalLineSource.columnsText(candidates, width: Terminal.columns))
+          redraw()
+        }
+      }
+    }
+  }
+
+  private var shownPrompt: String { editor.prompt(prompt) }
+
+  private func redraw() {
+    write(renderer.draw(prompt: shownPrompt, buffer: editor.buffer, columns: Terminal.columns))
+  }
+
+  /// Whether more bytes arrive within 30 ms (the rest of an escape sequence).
+  private func moreInputSoon() -> Bool {
+    var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    return poll(&descriptor, 1, 30) > 0
+  }
+
+  private func write(_ text: String) {
+    StandardOutput.write(text, to: 1)
+  }
+
+  /// Candidates laid out in columns, as shells list completions.
+  static func columnsText(_ candidates: [String], width: Int) -> String {
+    let cell = (candidates.map(DisplayWidth.of).max() ?? 0) + 2
+    let perRow = max(1, width / max(cell, 1))
+    var text = ""
+    for (index, candidate) in candidates.enumerated() {
+      let last = index % perRow == perRow - 1 || index == candidates.count - 1
+      text += candidate
+      text += last ? "\r\n" : String(repeating: " ", count: cell - DisplayWidth.of(candidate))
+    }
+    return text
+  }
+}
