@@ -18,6 +18,9 @@ final class TerminalLineSource: LineSource {
   private let prompt: String
   private let warn: (String) -> Void
   private var warnedAboutHistory = false
+  /// Keys read but not handled yet: what followed an Enter in the same read (pasted lines,
+  /// type-ahead) belongs to the next lines.
+  private var queued: [Key] = []
 
   init(prompt: String, history: History, warn: @escaping (String) -> Void) {
     self.prompt = prompt
@@ -37,46 +40,56 @@ final class TerminalLineSource: LineSource {
     redraw()
     var bytes = [UInt8](repeating: 0, count: 256)
     while true {
-      let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
-      if count < 0 {
-        guard errno == EINTR else { return .failed("cannot read standard input: error \(errno)") }
-        if Terminal.takeResize() { redraw() }
-        continue
-      }
-      if count == 0 {
-        write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
-        return nil
-      }
-      var keys = decoder.feed(bytes[..<count])
-      if decoder.hasPending, !moreInputSoon() { keys += decoder.flush() }
-      for key in keys {
-        if key == .control("z") {
-          Terminal.suspend()
-          redraw()
+      if queued.isEmpty {
+        let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+        if count < 0 {
+          guard errno == EINTR else { return .failed("cannot read standard input: error \(errno)") }
+          if Terminal.takeResize() { redraw() }
           continue
         }
-        switch editor.handle(key) {
-        case .editing: redraw()
-        case .submitted(let line):
-          write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
-          if let warning = editor.history.add(line), !warnedAboutHistory {
-            warnedAboutHistory = true
-            warn(warning)
-          }
-          return .text(line)
-        case .interrupted:
-          write("^C" + renderer.finish(buffer: LineBuffer(), prompt: "", columns: Terminal.columns))
-          redraw()
-        case .endOfInput:
+        if count == 0 {
           write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
           return nil
-        case .candidates(let candidates):
-          write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
-          write(TerminalLineSource.columnsText(candidates, width: Terminal.columns))
-          redraw()
         }
+        queued = decoder.feed(bytes[..<count])
+        if decoder.hasPending, !moreInputSoon() { queued += decoder.flush() }
+      }
+      while !queued.isEmpty {
+        let key = queued.removeFirst()
+        if let line = handle(key) { return line }
       }
     }
+  }
+
+  /// Handles one key; the line to return, if the key ends one (`.some(nil)` for the end of
+  /// input).
+  private func handle(_ key: Key) -> LineReader.Line?? {
+    if key == .control("z") {
+      Terminal.suspend()
+      redraw()
+      return nil
+    }
+    switch editor.handle(key) {
+    case .editing: redraw()
+    case .submitted(let line):
+      write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+      if let warning = editor.history.add(line), !warnedAboutHistory {
+        warnedAboutHistory = true
+        warn(warning)
+      }
+      return .some(.text(line))
+    case .interrupted:
+      write("^C" + renderer.finish(buffer: LineBuffer(), prompt: "", columns: Terminal.columns))
+      redraw()
+    case .endOfInput:
+      write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+      return .some(nil)
+    case .candidates(let candidates):
+      write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+      write(TerminalLineSource.columnsText(candidates, width: Terminal.columns))
+      redraw()
+    }
+    return nil
   }
 
   private var shownPrompt: String { editor.prompt(prompt) }
