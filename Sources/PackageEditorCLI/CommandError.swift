@@ -4,7 +4,8 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
   /// A line with nothing on it (not an error to the user: blank lines are skipped).
   case empty
   case unknownCommand(String, suggestion: String?)
-  case usage(command: String)
+  /// The wrong number of arguments: the name as typed, and the command's usage.
+  case usage(command: String, usage: String)
   case badArgument(command: String, message: String)
   case unreadableLine(String)
   /// A failure of a command on a key path or file, with the underlying message.
@@ -17,8 +18,8 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
       let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
       return "unknown command \"\(shown)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
         + " (type help for the list)"
-    case .usage(let command):
-      return "\(command): wrong arguments; usage: \(HelpText.usage(of: command))"
+    case .usage(let command, let usage):
+      return "\(command): wrong arguments; usage: \(usage)"
     case .badArgument(let command, let message):
       return "\(command): \(message)"
     case .unreadableLine(let message):

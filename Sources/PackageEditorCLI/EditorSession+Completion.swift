@@ -6,10 +6,10 @@ extension EditorSession {
   /// Tab completion for the text before the cursor: the word being typed and the candidates
   /// that may replace it (each starting with it), sorted.
   ///
-  /// The first word completes to command names; a key path argument (`get`, `set`, `watch`,
-  /// `unwatch`) one segment at a time from the model's declared keys (`recip` → `recipient.`),
-  /// content indexes and collection operators included; `watch`'s options after its key path;
-  /// file names for `save` and `load`. Nothing is completed inside quotes.
+  /// The first word completes to command names and aliases; an argument by the kind its
+  /// command declares (``ArgumentKind``): key paths one segment at a time from the model's
+  /// declared keys (`recip` → `recipient.`), contents and collection operators included; watched key paths; content indexes; file names; help topics; fixed words such as
+  /// `watch`'s options. Nothing is completed inside quotes.
   func completions(for beforeCursor: String) -> (word: String, candidates: [String]) {
     guard beforeCursor.filter({ $0 == "\"" }).count % 2 == 0 else { return ("", []) }
     let words = beforeCursor.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -18,17 +18,27 @@ extension EditorSession {
     let position = endsWithSpace ? words.count : words.count - 1
     let candidates: [String]
     if position == 0 {
-      candidates = (Command.names + ["quit!"]).filter { $0.hasPrefix(word) }
+      candidates = CommandTable.allNames
+    } else if let kind = CommandTable.command(named: words[0])?.configuration.kind(at: position - 1) {
+      candidates = self.candidates(kind, completing: word)
     } else {
-      switch (words[0], position) {
-      case ("get", 1), ("set", 1), ("watch", 1), ("unwatch", 1): candidates = keyPathSegments(completing: word)
-      case ("watch", _): candidates = ["initial", "old", "new", "prior"].filter { $0.hasPrefix(word) }
-      case ("help", 1): candidates = (Command.names + ["keys"]).filter { $0.hasPrefix(word) }
-      case ("save", 1), ("load", 1): candidates = fileNames(completing: word)
-      default: candidates = []
-      }
+      candidates = []
     }
-    return (word, Array(Set(candidates)).sorted())
+    return (word, Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted())
+  }
+
+  /// The candidates for an argument of `kind` (those not starting with `word` are dropped by
+  /// the caller).
+  private func candidates(_ kind: ArgumentKind, completing word: String) -> [String] {
+    switch kind {
+    case .text: return []
+    case .keyPath: return keyPathSegments(completing: word)
+    case .watchedKeyPath: return watches.map(\.keyPath) + ["all"]
+    case .contentIndex: return package.contents.indices.map(String.init)
+    case .file: return fileNames(completing: word)
+    case .helpTopic: return CommandTable.commands.map { $0.configuration.name } + ["keys"]
+    case .choice(let words): return words
+    }
   }
 
   /// Every key path the editor can name, for completion: the attributes, the contents with

@@ -107,6 +107,29 @@ public final class PackageViewModel: ObservableObject {
     if text != summary { summary = text }
   }
 
+  // MARK: - Editing by key path
+
+  /// Sets an attribute of the package from text (see
+  /// ``KeyValueObservable/setValue(fromText:forKeyPath:)``), the way a view bound to this view
+  /// model would.
+  ///
+  /// The view model decides which key paths its own fields edit: the recipient's first name and
+  /// last name go through ``firstName`` and ``lastName`` (and so through their mirrors), the
+  /// street through ``street``; every other key path through key-value coding on the package.
+  /// Every successful call is a change, even to the value the key already has (as with KVO):
+  /// because the fields skip an unchanged value (`removeDuplicates`), such a set goes through
+  /// key-value coding too. Observers run on the calling thread, after the change.
+  /// - Throws: ``KeyValueError`` if the key path does not name a settable attribute or the text
+  ///   does not convert to its type; nothing changes.
+  public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError) {
+    switch keyPath {
+    case "recipient.firstName" where firstName != text: firstName = text
+    case "recipient.lastName" where lastName != text: lastName = text
+    case "recipient.postalAddress.street" where street.wrappedValue != text: street.wrappedValue = text
+    default: try package.setValue(fromText: text, forKeyPath: keyPath)
+    }
+  }
+
   // MARK: - Contents
 
   /// Appends a content line.

@@ -7,27 +7,27 @@ struct CommandParserTests {
   @Test(
     "valid commands",
     arguments: [
-      (["help"], Command.help(topic: nil)),
-      (["help", "keys"], .help(topic: "keys")),
-      (["get", "a.b"], .get(keyPath: "a.b")),
-      (["set", "a", "b c"], .set(keyPath: "a", value: "b c")),
-      (["add", "Lamp"], .add(title: "Lamp", quantity: 1, weight: 0)),
-      (["add", "Lamp", "2", "1.5"], .add(title: "Lamp", quantity: 2, weight: 1.5)),
-      (["insert", "0", "Pen", "3"], .insert(index: 0, title: "Pen", quantity: 3, weight: 0)),
-      (["remove", "2"], .remove(index: 2)),
-      (["watch", "x"], .watch(keyPath: "x", options: [.old, .new])),
-      (["watch", "x", "initial", "prior"], .watch(keyPath: "x", options: [.initial, .prior])),
-      (["unwatch", "all"], .unwatch(keyPath: nil)),
-      (["unwatch", "x"], .unwatch(keyPath: "x")),
-      (["save"], .save(file: nil)),
-      (["load", "f.json"], .load(file: "f.json")),
-      (["exit"], .quit(force: false)),
-      (["quit!"], .quit(force: true)),
-      (["exit!"], .quit(force: true)),
-      (["watches"], .watches),
+      (["help"], HelpCommand(topic: nil) as any EditorCommand),
+      (["help", "keys"], HelpCommand(topic: "keys")),
+      (["get", "a.b"], GetCommand(keyPath: "a.b")),
+      (["set", "a", "b c"], SetCommand(keyPath: "a", value: "b c")),
+      (["add", "Lamp"], AddCommand(title: "Lamp", quantity: 1, weight: 0)),
+      (["add", "Lamp", "2", "1.5"], AddCommand(title: "Lamp", quantity: 2, weight: 1.5)),
+      (["insert", "0", "Pen", "3"], InsertCommand(index: 0, title: "Pen", quantity: 3, weight: 0)),
+      (["remove", "2"], RemoveCommand(index: 2)),
+      (["watch", "x"], WatchCommand(keyPath: "x", options: [.old, .new])),
+      (["watch", "x", "initial", "prior"], WatchCommand(keyPath: "x", options: [.initial, .prior])),
+      (["unwatch", "all"], UnwatchCommand(keyPath: nil)),
+      (["unwatch", "x"], UnwatchCommand(keyPath: "x")),
+      (["save"], SaveCommand(file: nil)),
+      (["load", "f.json"], LoadCommand(file: "f.json")),
+      (["exit"], QuitCommand(force: false)),
+      (["quit!"], QuitCommand(force: true)),
+      (["exit!"], QuitCommand(force: true)),
+      (["watches"], WatchesCommand()),
     ])
-  func valid(words: [String], command: Command) throws {
-    #expect(try Command(words: words) == command)
+  func valid(words: [String], command: any EditorCommand) throws {
+    #expect(AnyHashable(try CommandTable.parse(words)) == AnyHashable(command))
   }
 
   @Test(
@@ -44,13 +44,46 @@ struct CommandParserTests {
       (["insert", "x", "Pen"], #"insert: the index must be a whole number, 0 or more, not "x""#),
       (["watch", "x", "later"], #"watch: unknown option "later" (use initial, old, new, prior)"#),
       (["quit", "now"], "quit: wrong arguments; usage: quit | exit | quit!"),
+      (["exit!", "now"], "exit!: wrong arguments; usage: quit | exit | quit!"),
+      (["quiy!"], #"unknown command "quiy!"; did you mean "quit"? (type help for the list)"#),
     ])
   func invalid(words: [String], message: String) {
     do {
-      _ = try Command(words: words)
+      _ = try CommandTable.parse(words)
       Issue.record("parsed \(words)")
     } catch {
       #expect(error.description == message)
     }
+  }
+}
+
+@Suite("Command declarations")
+struct CommandDeclarationTests {
+  @Test("every name and alias is declared once, and help, completion and suggestions read the declarations")
+  func declarations() throws {
+    #expect(Set(CommandTable.allNames).count == CommandTable.allNames.count)
+    let help = try HelpText.text(for: nil)
+    for command in CommandTable.commands {
+      let configuration = command.configuration
+      #expect(help.contains { $0.hasPrefix("  " + configuration.usage) && $0.hasSuffix(configuration.summary) })
+      #expect(try HelpText.text(for: configuration.name) == ["usage: " + configuration.usage, configuration.summary])
+      for name in configuration.names {
+        #expect(CommandTable.command(named: name).map(ObjectIdentifier.init) == ObjectIdentifier(command))
+        let session = EditorSession(package: .sample(), file: nil, output: CapturedOutput())
+        #expect(session.completions(for: String(name.prefix(name.count - 1))).candidates.contains(name))
+      }
+    }
+    #expect(help.count == CommandTable.commands.count + 2)
+    #expect(try HelpText.text(for: "exit") == HelpText.text(for: "quit"))
+  }
+
+  @Test("argument kinds: repeated past the list, none past the most arguments")
+  func argumentKinds() {
+    let watch = WatchCommand.configuration
+    #expect(watch.kind(at: 0) == .keyPath)
+    #expect(watch.kind(at: 4) == .choice(["initial", "old", "new", "prior"]))
+    #expect(watch.kind(at: 5) == nil)
+    #expect(SummaryCommand.configuration.kind(at: 0) == nil)
+    #expect(InsertCommand.configuration.kind(at: 3) == .text)
   }
 }

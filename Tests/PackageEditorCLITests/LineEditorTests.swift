@@ -148,6 +148,16 @@ struct LineEditorTests {
     #expect(complete("load s") == ["sub/"])
     #expect(complete("set recipient.firstName \"Ann") == [])
     #expect(complete("add ") == [])
+    #expect(complete("remove ") == ["0", "1"])
+    #expect(complete("insert 1 ") == [])
+    #expect(complete("help w") == ["watch", "watches"])
+    #expect(complete("help k") == ["keys"])
+    #expect(complete("e") == ["exit", "exit!"])
+    #expect(complete("unwatch ") == ["all"])
+    #expect(session.run("watch recipient.firstName").succeeded)
+    #expect(complete("unwatch ") == ["all", "recipient.firstName"])
+    #expect(complete("unwatch r") == ["recipient.firstName"])
+    #expect(complete("frob ") == [])
   }
 
   @Test("history: bounded, no repeats or blanks, kept in a file across runs, off when asked; unwritable is a warning")

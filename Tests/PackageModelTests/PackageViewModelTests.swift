@@ -56,6 +56,30 @@ struct PackageViewModelTests {
     #expect(recorder.viewModelValues == ["first=Cy", "first=Cy", "last=Day"])
   }
 
+  @Test("editing by key path: the view model's fields for the names and street, key-value coding for the rest, every set a change")
+  func editByKeyPath() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    let recorder = try Recorder(viewModel)
+    var willChange = 0
+    let cancellable = viewModel.objectWillChange.sink { willChange += 1 }
+    try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName")
+    #expect(recorder.viewModelValues == ["first=Cy"] && recorder.modelWrites == ["recipient.firstName=Cy"])
+    // The same value again: still a change on the model (as with KVO), made by key-value coding;
+    // the published field does not publish it again.
+    try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName")
+    #expect(recorder.modelWrites == ["recipient.firstName=Cy", "recipient.firstName=Cy"])
+    #expect(recorder.viewModelValues == ["first=Cy"])
+    willChange = 0
+    try viewModel.setValue(fromText: "2 Side St", forKeyPath: "recipient.postalAddress.street")
+    // Once for the street (through the binding) and once for the summary that shows it.
+    #expect(viewModel.package.recipient.postalAddress.street == "2 Side St" && willChange == 2)
+    try viewModel.setValue(fromText: "Leeds", forKeyPath: "recipient.postalAddress.city")
+    #expect(viewModel.package.recipient.postalAddress.city == "Leeds")
+    #expect(throws: KeyValueError.self) { try viewModel.setValue(fromText: "x", forKeyPath: "recipient.nickname") }
+    #expect(viewModel.package.recipient.postalAddress.city == "Leeds" && viewModel.firstName == "Cy")
+    _ = cancellable
+  }
+
   @Test("replacing the recipient reaches the view model")
   func replacedRecipient() throws {
     let viewModel = PackageViewModel(package: .sample())

@@ -1,0 +1,43 @@
+import KVOLite
+
+/// Every command of the editor, in the order `help` lists them, and how a line's words become
+/// one of them.
+enum CommandTable {
+  /// The commands' declarations.
+  static let commands: [any EditorCommand.Type] = [
+    HelpCommand.self, ShowCommand.self, GetCommand.self, SetCommand.self, AddCommand.self,
+    InsertCommand.self, RemoveCommand.self, WatchCommand.self, UnwatchCommand.self,
+    WatchesCommand.self, UndoCommand.self, RedoCommand.self, SaveCommand.self, LoadCommand.self,
+    NewCommand.self, SummaryCommand.self, QuitCommand.self,
+  ]
+
+  /// Every name and alias, for completion.
+  static let allNames: [String] = commands.flatMap { $0.configuration.names }
+
+  /// The command named or aliased `name`.
+  static func command(named name: String) -> (any EditorCommand.Type)? {
+    commands.first { $0.configuration.names.contains(name) }
+  }
+
+  /// Parses the words of a line (the first is the command name).
+  /// - Throws: ``CommandError`` for an unknown command (with a close match) or wrong arguments
+  ///   (with the command's usage).
+  static func parse(_ words: [String]) throws(CommandError) -> any EditorCommand {
+    guard let name = words.first else { throw .empty }
+    guard let command = command(named: name) else {
+      throw .unknownCommand(name, suggestion: closest(to: name))
+    }
+    let arguments = Array(words.dropFirst())
+    let configuration = command.configuration
+    guard configuration.arguments.contains(arguments.count) else {
+      throw .usage(command: name, usage: configuration.usage)
+    }
+    return try command.init(name: name, arguments: arguments)
+  }
+
+  /// The command name closest to `name`, if one is close (aliases ending in `!` are not
+  /// suggested: a typo should never suggest leaving without saving).
+  static func closest(to name: String) -> String? {
+    Suggestion.closest(to: name, among: allNames.filter { !$0.hasSuffix("!") })
+  }
+}

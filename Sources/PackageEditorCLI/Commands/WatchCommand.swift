@@ -1,0 +1,37 @@
+import KVOLite
+
+/// `watch <keyPath> [initial] [old] [new] [prior]`: prints one line per notification of a key
+/// path until it is unwatched.
+struct WatchCommand: EditorCommand {
+  static let configuration = CommandConfiguration(
+    name: "watch", usage: "watch <keyPath> [initial] [old] [new] [prior]",
+    summary: "print every change of a key path (old new by default)",
+    arguments: 1...5, argumentKinds: [.keyPath, .choice(ArgumentParsing.observingOptions.map(\.word))])
+
+  let keyPath: String
+  let options: ObservingOptions
+
+  init(keyPath: String, options: ObservingOptions) {
+    self.keyPath = keyPath
+    self.options = options
+  }
+
+  init(name: String, arguments: [String]) throws(CommandError) {
+    keyPath = arguments[0]
+    options = try ArgumentParsing.options(name, arguments.dropFirst())
+  }
+
+  func run(in session: EditorSession) throws(CommandError) {
+    guard !session.watches.contains(where: { $0.keyPath == keyPath }) else {
+      throw .failed(command: "watch", subject: keyPath, message: "already watched (unwatch it first)")
+    }
+    let output = session.output
+    let watched = keyPath
+    let token = try session.kvc("watch", keyPath) { () throws(KeyValueError) in
+      try session.package.observe(keyPath, options: options) { change in
+        output.watch(ValueText.change(watched, change))
+      }
+    }
+    session.watches.append((keyPath, options, token))
+  }
+}
