@@ -25,6 +25,18 @@ final class PseudoTerminal {
     var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
     defer { close(slave) }
+    // Other tests spawn editors at the same time: they must not inherit this terminal.
+    _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+    // The test runs on a worker thread that blocks signals; the editor starts as a shell
+    // would start it: nothing blocked.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -33,7 +45,7 @@ final class PseudoTerminal {
     let argv = ([Self.editorPath] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
-    let result = posix_spawn(&pid, Self.editorPath, &actions, nil, argv, envp)
+    let result = posix_spawn(&pid, Self.editorPath, &actions, &attributes, argv, envp)
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
   }
 
@@ -71,6 +83,14 @@ final class PseudoTerminal {
       screen += String(decoding: buffer[..<count], as: UTF8.self)
     }
     return screen[(offset ?? screen.startIndex)...].contains(text)
+  }
+
+  /// Resizes the terminal, and tells the editor the way a terminal emulator does (SIGWINCH).
+  /// The editor is not in a session of its own, so the signal is sent to it directly.
+  func resize(columns: UInt16, rows: UInt16) {
+    var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    kill(pid, SIGWINCH)
   }
 
   /// Waits for the editor to exit; its status, or `nil` if it is still running after `seconds`.

@@ -47,6 +47,51 @@ struct TerminalSessionTests {
     #expect(again.exitStatus() == 0)
   }
 
+  @Test("cursor editing: Left, Right, Home, End, Backspace, Delete, Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-W")
+  func cursorEditing() throws {
+    let directory = TemporaryDirectory()
+    let terminal = try PseudoTerminal(
+      arguments: [], environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+    #expect(terminal.waitFor("package> "))
+    var mark = terminal.mark
+    // "et recipient.lastNme" → Home, "g" → End, Left Left, "a" → "get recipient.lastName".
+    terminal.type("et recipient.lastNme\u{1B}[Hg\u{1B}[F\u{1B}[D\u{1B}[Da\r")
+    #expect(terminal.waitFor("\r\nSmith\r\n", after: mark))
+    mark = terminal.mark
+    // "gett x" → Ctrl-A, Right ×3, Backspace → "get x"; Ctrl-E, Ctrl-W → "get "; then
+    // "recipient.firstName zz", Left ×3, Ctrl-K → "get recipient.firstName".
+    terminal.type("gett x\u{1}\u{1B}[C\u{1B}[C\u{1B}[C\u{7F}\u{5}\u{17}recipient.firstName zz\u{1B}[D\u{1B}[D\u{1B}[D\u{B}\r")
+    #expect(terminal.waitFor("\r\nAnn\r\n", after: mark))
+    mark = terminal.mark
+    terminal.type("summaryy\u{1B}[D\u{1B}[3~\r")
+    #expect(terminal.waitFor("summary: Ann Smith, 1 Main St", after: mark))
+    terminal.type("quit\r")
+    #expect(terminal.exitStatus() == 0)
+  }
+
+  @Test("a resize redraws a wrapped line at the new width, and the line is kept")
+  func resize() throws {
+    let directory = TemporaryDirectory()
+    let terminal = try PseudoTerminal(
+      arguments: [], environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+    #expect(terminal.waitFor("package> "))
+    let line = "set recipient.postalAddress.street \"" + String(repeating: "x", count: 64) + "\""
+    let end = "package> ".count + line.count
+    #expect(end > 80 && end < 120 && end % 40 != 0)
+    terminal.type(line)
+    #expect(terminal.waitFor("xx\""))
+    let mark = terminal.mark
+    terminal.resize(columns: 40, rows: 24)
+    // Up to the prompt's row (the cursor was on the second of two rows), clear, draw, and put
+    // the cursor at the end of the line on the third row of forty columns.
+    #expect(terminal.waitFor("\u{1B}[1A\r\u{1B}[Jpackage> " + line + "\r\u{1B}[\(end % 40)C", after: mark))
+    terminal.type("\r")
+    #expect(terminal.waitFor("summary: ", after: mark))
+    terminal.type("get recipient.postalAddress.street\rquit!\r")
+    #expect(terminal.waitFor("\r\n" + String(repeating: "x", count: 64) + "\r\n", after: mark))
+    #expect(terminal.exitStatus() == 0)
+  }
+
   @Test("PACKAGE_EDITOR_HISTORY=off keeps no file; TERM=dumb reads plain lines")
   func historyOffAndDumbTerminal() throws {
     let directory = TemporaryDirectory()

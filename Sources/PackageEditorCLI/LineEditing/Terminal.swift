@@ -3,7 +3,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// Standard input's terminal settings: raw mode while a line is edited, the original settings
 /// at every other moment, including after a crash signal and across a suspend (Ctrl-Z).
@@ -13,8 +12,11 @@ import Synchronization
 enum Terminal {
   /// The settings to restore, saved by ``prepare()``.
   nonisolated(unsafe) private static var original = termios()
-  /// Set by the SIGWINCH handler, cleared by ``takeResize()``.
-  private static let resized = Atomic<Bool>(false)
+  /// A pipe the SIGWINCH handler writes a byte to (the self-pipe trick): the signal may be
+  /// delivered to any of the process's threads, so it cannot be relied on to interrupt the
+  /// editor's `read`; the editor polls this pipe next to standard input instead. Both ends
+  /// are non-blocking and closed on exec; written once, before the handler is installed.
+  nonisolated(unsafe) private static var resizePipe: (read: Int32, write: Int32) = (-1, -1)
 
   /// Saves the terminal's settings and installs the handlers that restore them (crash
   /// signals) and note resizes. Returns `false` if standard input is not a terminal.
@@ -27,7 +29,25 @@ enum Terminal {
         raise(received)
       }
     }
-    install(SIGWINCH) { _ in Terminal.resized.store(true, ordering: .relaxed) }
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      for end in ends {
+        _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      }
+      resizePipe = (ends[0], ends[1])
+      // A parent may have started us with signals blocked; resizes must get through.
+      var winch = sigset_t()
+      sigemptyset(&winch)
+      sigaddset(&winch, SIGWINCH)
+      pthread_sigmask(SIG_UNBLOCK, &winch, nil)
+      install(SIGWINCH) { _ in
+        let saved = errno
+        var byte: UInt8 = 1
+        _ = write(Terminal.resizePipe.write, &byte, 1)  // a full pipe already says "resized"
+        errno = saved
+      }
+    }
     return true
   }
 
@@ -35,8 +55,7 @@ enum Terminal {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = handler
     sigemptyset(&action.sa_mask)
-    // No SA_RESTART: a resize interrupts the read, so that the line is redrawn at once.
-    action.sa_flags = 0
+    action.sa_flags = SA_RESTART
     sigaction(number, &action, nil)
   }
 
@@ -66,9 +85,21 @@ enum Terminal {
     enterRawMode()
   }
 
-  /// Whether the window was resized since the last call.
-  static func takeResize() -> Bool {
-    resized.exchange(false, ordering: .relaxed)
+  /// Waits until standard input can be read or the window is resized (or `milliseconds`
+  /// pass; -1 waits as long as it takes). Returns whether input is ready and whether the window
+  /// was resized since the last call.
+  static func wait(milliseconds: Int32 = -1) -> (input: Bool, resized: Bool) {
+    var descriptors = [
+      pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: resizePipe.read, events: Int16(POLLIN), revents: 0),
+    ]
+    while poll(&descriptors, 2, milliseconds) < 0, errno == EINTR {}
+    var resized = false
+    if descriptors[1].revents & Int16(POLLIN) != 0 {
+      var bytes = [UInt8](repeating: 0, count: 64)
+      while read(resizePipe.read, &bytes, bytes.count) > 0 { resized = true }
+    }
+    return (descriptors[0].revents != 0, resized)
   }
 
   /// The terminal's width in columns (80 if it cannot be read).

@@ -41,10 +41,12 @@ final class TerminalLineSource: LineSource {
     var bytes = [UInt8](repeating: 0, count: 256)
     while true {
       if queued.isEmpty {
+        let ready = Terminal.wait()
+        if ready.resized { redraw() }
+        guard ready.input else { continue }
         let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
         if count < 0 {
-          guard errno == EINTR else { return .failed("cannot read standard input: error \(errno)") }
-          if Terminal.takeResize() { redraw() }
+          guard errno == EINTR || errno == EAGAIN else { return .failed("cannot read standard input: error \(errno)") }
           continue
         }
         if count == 0 {
