@@ -85,6 +85,13 @@ final class PseudoTerminal {
     return screen[(offset ?? screen.startIndex)...].contains(text)
   }
 
+  /// Waits for `text` after `offset`, then for the editor's prompt drawn after it: keys typed
+  /// from then on are read by the line editor, not by the terminal's own line discipline.
+  func waitFor(_ text: String, after offset: String.Index, thenPrompt prompt: String) -> Bool {
+    guard waitFor(text, after: offset), let found = screen[offset...].range(of: text) else { return false }
+    return waitFor(prompt, after: found.upperBound)
+  }
+
   /// Resizes the terminal, and tells the editor the way a terminal emulator does (SIGWINCH).
   /// The editor is not in a session of its own, so the signal is sent to it directly.
   func resize(columns: UInt16, rows: UInt16) {

@@ -5,6 +5,10 @@ import Testing
 /// The interactive editor on a pseudo-terminal: keys in, screen out.
 @Suite("Interactive terminal")
 struct TerminalSessionTests {
+  /// The prompt as the editor draws it. Between lines the terminal is not in raw mode (output
+  /// is printed with the user's settings), so keys for the next line are typed once it shows.
+  let prompt = "\r\u{1B}[Jpackage> "
+
   @Test("completion, history across runs, Ctrl-C, Ctrl-D with unsaved changes, quit!")
   func session() throws {
     let directory = TemporaryDirectory()
@@ -17,7 +21,7 @@ struct TerminalSessionTests {
     mark = terminal.mark
     terminal.type("first\t\r")
     #expect(terminal.waitFor("get recipient.firstName \r", after: mark))
-    #expect(terminal.waitFor("\r\nAnn\r\n", after: mark))
+    #expect(terminal.waitFor("\r\nAnn\r\n" + prompt, after: mark))
     mark = terminal.mark
     terminal.type("\u{1B}[A")
     #expect(terminal.waitFor("package> get recipient.firstName", after: mark))
@@ -26,7 +30,7 @@ struct TerminalSessionTests {
     #expect(terminal.waitFor("^C", after: mark))
     mark = terminal.mark
     terminal.type("set recipient.firstName \"Bea 日本\"\r")
-    #expect(terminal.waitFor("summary: Bea 日本 Smith", after: mark))
+    #expect(terminal.waitFor("summary: Bea 日本 Smith", after: mark, thenPrompt: prompt))
     mark = terminal.mark
     terminal.type("\u{4}")
     #expect(terminal.waitFor("warning: there are unsaved changes", after: mark))
@@ -56,12 +60,12 @@ struct TerminalSessionTests {
     var mark = terminal.mark
     // "et recipient.lastNme" → Home, "g" → End, Left Left, "a" → "get recipient.lastName".
     terminal.type("et recipient.lastNme\u{1B}[Hg\u{1B}[F\u{1B}[D\u{1B}[Da\r")
-    #expect(terminal.waitFor("\r\nSmith\r\n", after: mark))
+    #expect(terminal.waitFor("\r\nSmith\r\n" + prompt, after: mark))
     mark = terminal.mark
     // "gett x" → Ctrl-A, Right ×3, Backspace → "get x"; Ctrl-E, Ctrl-W → "get "; then
     // "recipient.firstName zz", Left ×3, Ctrl-K → "get recipient.firstName".
     terminal.type("gett x\u{1}\u{1B}[C\u{1B}[C\u{1B}[C\u{7F}\u{5}\u{17}recipient.firstName zz\u{1B}[D\u{1B}[D\u{1B}[D\u{B}\r")
-    #expect(terminal.waitFor("\r\nAnn\r\n", after: mark))
+    #expect(terminal.waitFor("\r\nAnn\r\n" + prompt, after: mark))
     mark = terminal.mark
     terminal.type("summaryy\u{1B}[D\u{1B}[3~\r")
     #expect(terminal.waitFor("summary: Ann Smith, 1 Main St", after: mark))
@@ -86,7 +90,7 @@ struct TerminalSessionTests {
     // the cursor at the end of the line on the third row of forty columns.
     #expect(terminal.waitFor("\u{1B}[1A\r\u{1B}[Jpackage> " + line + "\r\u{1B}[\(end % 40)C", after: mark))
     terminal.type("\r")
-    #expect(terminal.waitFor("summary: ", after: mark))
+    #expect(terminal.waitFor("summary: ", after: mark, thenPrompt: prompt))
     terminal.type("get recipient.postalAddress.street\rquit!\r")
     #expect(terminal.waitFor("\r\n" + String(repeating: "x", count: 64) + "\r\n", after: mark))
     #expect(terminal.exitStatus() == 0)
