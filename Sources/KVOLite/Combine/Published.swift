@@ -59,7 +59,7 @@ public struct Published<Value> {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-      box.core.subscribe(subscriber)
+      box.core.subscribe(subscriber, owner: box)
     }
   }
 }
@@ -75,10 +75,10 @@ final class PublishedBox<Value>: @unchecked Sendable {
   private var assigned: [AnyCancellable] = []
 
   init(_ value: Value) {
-    core = SubjectCore(current: value)
+    core = SubjectCore(kind: .published, name: "PublishedSubject", current: value)
   }
 
-  @inlinable var value: Value { core.value! }
+  @inlinable var value: Value { core.value }
 
   /// The owner's `objectWillChange`, installed by ``ObservableObject``'s synthesized getter.
   var objectWillChange: ObservableObjectPublisher? {
@@ -90,7 +90,7 @@ final class PublishedBox<Value>: @unchecked Sendable {
   @inlinable
   func publish(_ newValue: Value) {
     lock.withLock { willChange }?.send()
-    core.send(newValue, storeFirst: false)
+    core.send(newValue)
   }
 
   /// Keeps a subscription that assigns into this property for as long as the property lives.

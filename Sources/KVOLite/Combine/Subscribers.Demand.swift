@@ -4,10 +4,13 @@ public enum Subscribers {}
 extension Subscribers {
   /// How many more values a subscriber is ready to receive: a number, or ``unlimited``.
   ///
-  /// Arithmetic is Combine's: adding to ``unlimited`` stays unlimited, subtracting from it too;
-  /// subtracting more than a finite demand gives ``none``. A negative count is a programming
-  /// error and traps.
-  public struct Demand: Equatable, Comparable, Hashable, Sendable, CustomStringConvertible {
+  /// Arithmetic is Combine's, and never traps once a demand exists: anything added to
+  /// ``unlimited`` or subtracted from it leaves it unlimited; a sum or product that overflows
+  /// `Int` is ``unlimited``; a difference that would be negative, or that overflows, is
+  /// ``none``; subtracting ``unlimited`` from a finite demand gives ``none``. Only making a
+  /// demand from a negative number (``max(_:)``) traps, as in Combine. An ``unlimited`` demand
+  /// equals no integer and is greater than every one.
+  public struct Demand: Equatable, Comparable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// `nil` means unlimited.
     @usableFromInline let rawValue: Int?
 
@@ -18,7 +21,8 @@ extension Subscribers {
     /// No values.
     public static let none = Demand(rawValue: 0)
 
-    /// At most `value` values; `value` must not be negative.
+    /// At most `value` values.
+    /// - Precondition: `value` is not negative.
     @inlinable
     public static func max(_ value: Int) -> Demand {
       precondition(value >= 0, "demand cannot be negative")
@@ -28,30 +32,60 @@ extension Subscribers {
     /// The number of values, or `nil` for ``unlimited``.
     @inlinable public var max: Int? { rawValue }
 
+    /// `max(n)` or `unlimited`, as Combine prints demands.
     public var description: String { rawValue.map { "max(\($0))" } ?? "unlimited" }
 
+    /// The demand `Int` arithmetic gives, clamped as the type's documentation says.
+    @inlinable
+    static func clamped(_ result: (partialValue: Int, overflow: Bool), overflowIsUnlimited: Bool) -> Demand {
+      if result.overflow { return overflowIsUnlimited ? .unlimited : .none }
+      return Demand(rawValue: Swift.max(0, result.partialValue))
+    }
+
+    /// The sum; unlimited if either is, or if it overflows.
     @inlinable
     public static func + (lhs: Demand, rhs: Demand) -> Demand {
       guard let a = lhs.rawValue, let b = rhs.rawValue else { return .unlimited }
-      let (sum, overflow) = a.addingReportingOverflow(b)
-      return overflow ? .unlimited : Demand(rawValue: sum)
+      return clamped(a.addingReportingOverflow(b), overflowIsUnlimited: true)
     }
 
-    @inlinable public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
-    @inlinable public static func + (lhs: Demand, rhs: Int) -> Demand { lhs + .max(rhs) }
-    @inlinable public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
+    /// The sum with an integer (which may be negative); unlimited stays unlimited.
+    @inlinable
+    public static func + (lhs: Demand, rhs: Int) -> Demand {
+      guard let a = lhs.rawValue else { return .unlimited }
+      return clamped(a.addingReportingOverflow(rhs), overflowIsUnlimited: rhs > 0)
+    }
 
+    /// The difference; unlimited minus anything is unlimited, a finite demand minus unlimited
+    /// is none.
     @inlinable
     public static func - (lhs: Demand, rhs: Demand) -> Demand {
       guard let a = lhs.rawValue else { return .unlimited }
       guard let b = rhs.rawValue else { return .none }
-      return Demand(rawValue: Swift.max(0, a - b))
+      return clamped(a.subtractingReportingOverflow(b), overflowIsUnlimited: false)
     }
 
-    @inlinable public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
-    @inlinable public static func - (lhs: Demand, rhs: Int) -> Demand { lhs - .max(rhs) }
-    @inlinable public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+    /// The difference with an integer; unlimited stays unlimited; an overflow gives none.
+    @inlinable
+    public static func - (lhs: Demand, rhs: Int) -> Demand {
+      guard let a = lhs.rawValue else { return .unlimited }
+      return clamped(a.subtractingReportingOverflow(rhs), overflowIsUnlimited: false)
+    }
 
+    /// The product; unlimited stays unlimited; an overflow gives unlimited.
+    @inlinable
+    public static func * (lhs: Demand, rhs: Int) -> Demand {
+      guard let a = lhs.rawValue else { return .unlimited }
+      return clamped(a.multipliedReportingOverflow(by: rhs), overflowIsUnlimited: true)
+    }
+
+    @inlinable public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+    @inlinable public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
+    @inlinable public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
+    @inlinable public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+    @inlinable public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
+
+    /// Unlimited is greater than every finite demand and not less than itself.
     @inlinable
     public static func < (lhs: Demand, rhs: Demand) -> Bool {
       switch (lhs.rawValue, rhs.rawValue) {
@@ -62,17 +96,37 @@ extension Subscribers {
     }
 
     @inlinable public static func == (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue == rhs }
-    @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool { lhs > .max(rhs) }
-    @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool { lhs < .max(rhs) }
-  }
+    @inlinable public static func != (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue != rhs }
+    @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+    @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
+    @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 < rhs } ?? false }
+    @inlinable public static func <= (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 <= rhs } ?? false }
+    @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 > rhs } ?? true }
+    @inlinable public static func >= (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 >= rhs } ?? true }
+    @inlinable public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+    @inlinable public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+    @inlinable public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+    @inlinable public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
 
-  /// How a publisher ended: normally, or with an error.
-  public enum Completion<Failure: Error> {
-    case finished
-    case failure(Failure)
+    /// Combine's encoding: one unsigned integer, `Int.max + 1` for unlimited.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue.map(UInt.init) ?? Demand.unlimitedCode)
+    }
+
+    /// Decodes Combine's encoding; a negative number or one past `Int.max + 1` is an error.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      let code = try container.decode(UInt.self)
+      switch code {
+      case Demand.unlimitedCode: self = .unlimited
+      case ...UInt(Int.max): self = .max(Int(code))
+      default:
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "\(code) is not a demand (at most \(Demand.unlimitedCode), for unlimited)")
+      }
+    }
+
+    @usableFromInline static let unlimitedCode = UInt(Int.max) + 1
   }
 }
-
-extension Subscribers.Completion: Equatable where Failure: Equatable {}
-extension Subscribers.Completion: Hashable where Failure: Hashable {}
-extension Subscribers.Completion: Sendable where Failure: Sendable {}

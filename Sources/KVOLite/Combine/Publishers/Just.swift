@@ -63,15 +63,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
   }
 
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    subscriber.receive(subscription: EmptySubscription())
+    subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately { subscriber.receive(completion: .finished) }
   }
-}
-
-/// A subscription that has nothing to deliver.
-@usableFromInline
-final class EmptySubscription: Subscription, Sendable {
-  @inlinable init() {}
-  @inlinable func request(_ demand: Subscribers.Demand) {}
-  @inlinable func cancel() {}
 }

@@ -1,5 +1,10 @@
 extension Publishers {
   /// A publisher that omits a number of values before republishing the rest.
+  ///
+  /// As in Combine, the subscriber gets its subscription ("Drop") before upstream is subscribed
+  /// to; requests made before upstream's subscription arrives are kept and sent up with it,
+  /// together with a request for the values to drop, which is made as soon as upstream's
+  /// subscription arrives. A negative count traps then, at subscription.
   public struct Drop<Upstream: Publisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
@@ -9,62 +14,91 @@ extension Publishers {
     /// How many values to drop.
     public let count: Int
 
+    /// A publisher of `upstream`'s values after the first `count`.
     public init(upstream: Upstream, count: Int) {
-      precondition(count >= 0, "dropFirst needs a count of zero or more")
       self.upstream = upstream
       self.count = count
     }
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(DropInner(downstream: subscriber, count: count))
+      let inner = DropInner(downstream: subscriber, count: count)
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
     }
   }
 }
 
-/// The subscription of `dropFirst`: the first downstream request asks upstream for the dropped
-/// values too (as Combine does), so that downstream's demand is met after them.
+/// The subscription of `dropFirst`. It keeps its downstream for its whole life (as Combine's
+/// does), so a subscriber that keeps this subscription lives as long as it.
 @usableFromInline
-final class DropInner<Downstream: Subscriber>: OperatorSubscription<Downstream>, Subscriber,
-  @unchecked Sendable
+final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+  /// What downstream asked for before upstream's subscription arrived.
+  @exclusivity(unchecked) @usableFromInline var pendingDemand = Subscribers.Demand.none
+  /// How many values are still to be dropped.
   @exclusivity(unchecked) @usableFromInline var remaining: Int
-  @exclusivity(unchecked) @usableFromInline var hasRequested = false
 
   @inlinable init(downstream: Downstream, count: Int) {
+    self.downstream = downstream
     remaining = count
-    super.init(downstream: downstream)
   }
 
-  @inlinable func receive(subscription: any Subscription) { accept(subscription) }
+  @inlinable func receive(subscription: any Subscription) {
+    lock.lock()
+    guard upstream == nil else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    upstream = subscription
+    precondition(remaining >= 0, "dropFirst needs a count of zero or more, not \(remaining)")
+    let demand = pendingDemand + remaining
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+  }
 
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-    let drop = lock.withLock { () -> Bool? in
-      guard status.isSubscribed else { return nil }
+    let drop = lock.withLock { () -> Bool in
       guard remaining > 0 else { return false }
       remaining -= 1
       return true
     }
-    switch drop {
-    case nil, true?: return .none
-    case false?: return downstream.receive(input)
-    }
+    return drop ? .none : downstream.receive(input)
   }
 
-  @inlinable func receive(completion: Subscribers.Completion<Failure>) { finish(completion) }
-
-  @inlinable override func request(_ demand: Subscribers.Demand) {
-    let (subscription, upstreamDemand) = lock.withLock { () -> ((any Subscription)?, Subscribers.Demand) in
-      guard let subscription = status.subscription else { return (nil, .none) }
-      defer { hasRequested = true }
-      return (subscription, hasRequested ? demand : demand + remaining)
-    }
-    subscription?.request(upstreamDemand)
+  @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+    let subscription = lock.withLock { upstream.take() }
+    _ = subscription
+    downstream.receive(completion: completion)
   }
+
+  @inlinable func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    lock.lock()
+    guard let subscription = upstream else {
+      pendingDemand += demand
+      return lock.unlock()
+    }
+    lock.unlock()
+    subscription.request(demand)
+  }
+
+  @inlinable func cancel() {
+    let subscription = lock.withLock { upstream.take() }
+    subscription?.cancel()
+  }
+
+  @usableFromInline var description: String { "Drop" }
+  @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+  @usableFromInline var playgroundDescription: Any { description }
 }
 
 extension Publisher {

@@ -5,13 +5,20 @@ extension Publishers {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
+    /// The publisher whose events are reported.
     public let upstream: Upstream
+    /// Called with upstream's subscription, before downstream receives it.
     public var receiveSubscription: ((any Subscription) -> Void)?
+    /// Called with each value, before downstream receives it.
     public var receiveOutput: ((Output) -> Void)?
+    /// Called with the completion, before downstream receives it.
     public var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    /// Called when downstream cancels, before upstream is cancelled.
     public var receiveCancel: (() -> Void)?
+    /// Called with each demand downstream signals, before it goes upstream.
     public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
+    /// A publisher that reports `upstream`'s events to the given closures.
     public init(
       upstream: Upstream, receiveSubscription: ((any Subscription) -> Void)? = nil,
       receiveOutput: ((Output) -> Void)? = nil,
@@ -32,48 +39,85 @@ extension Publishers {
   }
 }
 
-/// The subscription of `handleEvents`: calls each hook, then passes the event on.
-private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>:
-  OperatorSubscription<Downstream>, Subscriber, @unchecked Sendable
+/// The subscription of `handleEvents` ("HandleEvents"): calls each hook, then passes the event
+/// on, as Combine does: hooks run whatever the state (a value before subscription is reported
+/// and passed on), a request hook sees every demand downstream asks for (through `request` or
+/// returned from a value, if not `.none`), and the hooks are released, outside the lock, when
+/// the subscription completes or is cancelled. It keeps its downstream for its whole life.
+private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  // @unchecked: the mutable state is behind `lock`.
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  private let events: Publishers.HandleEvents<Upstream>
+  private let downstream: Downstream
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  /// The hooks; `nil` once the subscription has ended.
+  private var events: Publishers.HandleEvents<Upstream>?
 
   init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
+    self.downstream = downstream
     self.events = events
-    super.init(downstream: downstream)
+  }
+
+  private var hooks: Publishers.HandleEvents<Upstream>? { lock.withLock { events } }
+
+  /// Ends the subscription: returns upstream's subscription and the hooks, to be released by
+  /// the caller after the lock.
+  private func end() -> ((any Subscription)?, Publishers.HandleEvents<Upstream>?) {
+    lock.withLock {
+      defer {
+        status = .terminal
+        events = nil
+      }
+      return (status.subscription, events)
+    }
   }
 
   func receive(subscription: any Subscription) {
-    accept(subscription, events.receiveSubscription)
+    hooks?.receiveSubscription?(subscription)
+    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard isSubscribed else { return .none }
-    events.receiveOutput?(input)
+    hooks?.receiveOutput?(input)
     let demand = downstream.receive(input)
-    if demand > 0 { events.receiveRequest?(demand) }
+    if demand != .none { hooks?.receiveRequest?(demand) }
     return demand
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard isSubscribed else { return }
-    events.receiveCompletion?(completion)
-    finish(completion)
+    hooks?.receiveCompletion?(completion)
+    let ended = end()
+    withExtendedLifetime(ended) {}
+    downstream.receive(completion: completion)
   }
 
-  override func request(_ demand: Subscribers.Demand) {
-    events.receiveRequest?(demand)
-    super.request(demand)
+  func request(_ demand: Subscribers.Demand) {
+    hooks?.receiveRequest?(demand)
+    lock.withLock { status.subscription }?.request(demand)
   }
 
-  override func cancel() {
-    guard isSubscribed else { return }
-    events.receiveCancel?()
-    end()
+  func cancel() {
+    hooks?.receiveCancel?()
+    let (subscription, events) = lock.withLock { () -> ((any Subscription)?, Publishers.HandleEvents<Upstream>?) in
+      guard status.isSubscribed else { return (nil, nil) }
+      defer {
+        status = .terminal
+        self.events = nil
+      }
+      return (status.subscription, self.events)
+    }
+    withExtendedLifetime(events) {}
+    subscription?.cancel()
   }
+
+  var description: String { "HandleEvents" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 }
 
 extension Publisher {

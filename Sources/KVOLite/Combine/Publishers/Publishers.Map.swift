@@ -1,5 +1,10 @@
 extension Publishers {
   /// A publisher that transforms every value from its upstream.
+  ///
+  /// It adds no subscription of its own: downstream receives upstream's subscription, so its
+  /// requests, cancellation and the demand it returns reach upstream unchanged, and events that
+  /// upstream sends before subscription or after cancellation pass through too (as in Combine).
+  /// Its subscriber describes itself as "Map".
   public struct Map<Upstream: Publisher, Output>: Publisher {
     public typealias Failure = Upstream.Failure
 
@@ -8,6 +13,7 @@ extension Publishers {
     /// The transformation.
     public let transform: (Upstream.Output) -> Output
 
+    /// A publisher that transforms `upstream`'s values with `transform`.
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
       self.upstream = upstream
       self.transform = transform
@@ -15,10 +21,41 @@ extension Publishers {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let transform = self.transform
-      upstream.subscribe(
-        TransformingInner<S, Upstream.Output>(downstream: subscriber, transform: { transform($0) }))
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
+
+    /// What `map` subscribes to upstream: hands everything straight on, values transformed.
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+      CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+      @usableFromInline let downstream: Downstream
+      @usableFromInline let transform: (Upstream.Output) -> Output
+      @usableFromInline let combineIdentifier = CombineIdentifier()
+
+      @inlinable init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+        self.downstream = downstream
+        self.transform = transform
+      }
+
+      @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+      @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(transform(input)) }
+      @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        downstream.receive(completion: completion)
+      }
+
+      @usableFromInline var description: String { "Map" }
+      @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+      @usableFromInline var playgroundDescription: Any { description }
+    }
+  }
+}
+
+extension Publishers.Map {
+  /// Fuses with the next `map`, as Combine does: one `Map` whose transform runs both.
+  public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+    let first = self.transform
+    return Publishers.Map(upstream: upstream) { transform(first($0)) }
   }
 }
 

@@ -1,13 +1,20 @@
 extension Subscribers {
   /// A subscriber that requests an unlimited number of values and hands them to closures.
   ///
-  /// It holds its upstream subscription and its closures until it completes or is cancelled,
-  /// and releases them then (outside its lock). Thread-safe.
-  public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+  /// As Combine's: it requests `.unlimited` on subscription; it hands every value it receives
+  /// to `receiveValue`, even one that arrives before its subscription, until it completes or is
+  /// cancelled; a cancel before it has a subscription does nothing. On completion or cancel it
+  /// releases its subscription and closures (outside its lock: what they capture may run code
+  /// in its `deinit`). Thread-safe. It describes itself as "Sink".
+  public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  {
     // @unchecked: the mutable state is behind `lock`.
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
+    /// The closure for values; `nil` once the sink has ended.
     @usableFromInline var receiveValue: ((Input) -> Void)?
+    /// The closure for the completion; `nil` once the sink has ended.
     @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
     /// Creates a sink with a closure for values and one for the completion.
@@ -19,38 +26,52 @@ extension Subscribers {
       self.receiveValue = receiveValue
     }
 
+    /// Keeps the first subscription and requests `.unlimited`; cancels any later one.
     @inlinable public func receive(subscription: any Subscription) {
       guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
       subscription.request(.unlimited)
     }
 
+    /// Calls `receiveValue` (unless the sink has ended); always returns `.none`.
     @inlinable public func receive(_ input: Input) -> Subscribers.Demand {
-      let action = lock.withLock { !status.isSubscribed ? nil : receiveValue }
+      let action = lock.withLock { receiveValue }
       action?(input)
       return .none
     }
 
+    /// Ends the sink and calls `receiveCompletion` (the first time).
     @inlinable public func receive(completion: Subscribers.Completion<Failure>) {
-      let (wasSubscribed, closures) = lock.withLock { (status.isSubscribed, end()) }
-      if wasSubscribed { closures.completion?(completion) }
+      let ended = lock.withLock { end() }
+      ended.completion?(completion)
     }
 
+    /// Ends the sink and cancels its subscription, if it has one; before subscription, does
+    /// nothing.
     @inlinable public func cancel() {
-      let (subscription, closures) = lock.withLock { (status.subscription, end()) }
-      subscription?.cancel()
-      _ = closures
+      let ended = lock.withLock { () -> Ended? in status.isSubscribed ? end() : nil }
+      ended?.subscription?.cancel()
     }
 
-    /// Ends the sink, with the lock held. The closures are handed to the caller, so that they are
-    /// released after the lock is: what they capture may run code in its `deinit`.
-    @inlinable func end() -> (value: ((Input) -> Void)?, completion: ((Subscribers.Completion<Failure>) -> Void)?) {
+    /// What a sink lets go of when it ends.
+    @usableFromInline typealias Ended = (
+      subscription: (any Subscription)?, value: ((Input) -> Void)?,
+      completion: ((Subscribers.Completion<Failure>) -> Void)?
+    )
+
+    /// Ends the sink, with the lock held. The subscription and closures are handed to the
+    /// caller, so that they are released after the lock is.
+    @inlinable func end() -> Ended {
       defer {
         status = .terminal
         receiveValue = nil
         receiveCompletion = nil
       }
-      return (receiveValue, receiveCompletion)
+      return (status.subscription, receiveValue, receiveCompletion)
     }
+
+    public var description: String { "Sink" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    public var playgroundDescription: Any { description }
   }
 }
 
