@@ -36,16 +36,24 @@ final class TrackingSubscriber<Value: Equatable & Sendable, Failure: Error>: Sub
   private(set) var subscription: (any Subscription)?
   private let onSubscribe: (any Subscription) -> Void
   private let onValue: (Value) -> Subscribers.Demand
+  private let onDeinit: () -> Void
 
   init(
     history: Log<Event<Value>> = Log(),
     onSubscribe: @escaping (any Subscription) -> Void = { $0.request(.unlimited) },
-    onValue: @escaping (Value) -> Subscribers.Demand = { _ in .none }
+    onValue: @escaping (Value) -> Subscribers.Demand = { _ in .none },
+    onDeinit: @escaping () -> Void = {}
   ) {
     self.history = history
     self.onSubscribe = onSubscribe
     self.onValue = onValue
+    self.onDeinit = onDeinit
   }
+
+  deinit { onDeinit() }
+
+  /// How the subscription it received describes itself ("Drop", "PassthroughSubject", …).
+  var subscriptionDescription: String? { subscription.map { String(describing: $0) } }
 
   var events: [Event<Value>] { history.all }
 
@@ -77,19 +85,49 @@ final class CustomSubscription<Value: Equatable & Sendable>: Subscription, @unch
 }
 
 /// A publisher whose events the test sends by hand, to one subscriber at a time.
+///
+/// It hands its subscriber a ``CustomSubscription`` at once, or, when made with
+/// `subscribesAtOnce: false`, only on ``sendSubscription()``, so that a test can send events
+/// before the subscription.
 final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>: Publisher, @unchecked Sendable {
   typealias Output = Value
 
   let history: Log<Event<Value>>
+  let subscription: CustomSubscription<Value>
+  private let subscribesAtOnce: Bool
   private var sendValue: ((Value) -> Subscribers.Demand)?
   private var sendCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+  private var sendSubscriptionTo: ((any Subscription) -> Void)?
+  /// How the subscriber it got describes itself ("Map", "Drop", …).
+  private(set) var subscriberDescription: String?
+  /// The subscriber's mirror's children, as `label: value` text.
+  private(set) var subscriberMirror: [String] = []
 
-  init(history: Log<Event<Value>>) { self.history = history }
+  init(history: Log<Event<Value>>, subscribesAtOnce: Bool = true) {
+    self.history = history
+    subscription = CustomSubscription(history: history)
+    self.subscribesAtOnce = subscribesAtOnce
+  }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Failure {
     sendValue = subscriber.receive
     sendCompletion = subscriber.receive(completion:)
-    subscriber.receive(subscription: CustomSubscription(history: history))
+    sendSubscriptionTo = subscriber.receive(subscription:)
+    subscriberDescription = String(describing: subscriber)
+    subscriberMirror = Mirror(reflecting: subscriber).children.map { "\($0.label ?? ""): \($0.value)" }
+    if subscribesAtOnce { sendSubscription() }
+  }
+
+  /// Hands the subscriber the subscription (again, if called twice).
+  func sendSubscription(_ other: (any Subscription)? = nil) {
+    sendSubscriptionTo!(other ?? subscription)
+  }
+
+  /// Lets go of the subscriber.
+  func release() {
+    sendValue = nil
+    sendCompletion = nil
+    sendSubscriptionTo = nil
   }
 
   /// Sends a value and returns the demand the subscriber answered with.
