@@ -1,24 +1,46 @@
-/// A reference box that makes a value observable: `ObservableBox(3).observe(\.value) { … }`.
+/// A reference box that makes any value observable, both ways a view model observes things.
 ///
-/// The box is a ``KeyValueObservable`` with one key, `value`, which notifies on every set; it
-/// is `Identifiable`, `Equatable` and `Hashable` when its value is (comparing values, not
-/// boxes). Thread-safe like any ``Observed`` property.
-public final class ObservableBox<Value>: KeyValueObservable, @unchecked Sendable {
-  // @unchecked: the only mutable state is the Observed value, which locks.
+/// - As an ``ObservableObject``: `value` is `@Published`, so `objectWillChange` fires before
+///   each change and `$value` publishes the current value, then each new one (in willSet).
+/// - By key path: the box is a ``KeyValueObservable`` with one key, `value`, which notifies
+///   on every set (`ObservableBox(3).observe(\.value) { … }`, `publisher(for: \.value)`,
+///   and key-value coding by the name `"value"`). Its prior notification comes before
+///   `objectWillChange`; its post-change notification after the value is stored.
+///
+/// It is `Identifiable` by its value's `id`, and `Equatable` and `Hashable` by its value
+/// (comparing values, not boxes), as in the ObservableBox pattern. Sets from several threads
+/// are safe; observers of one set run on the setting thread.
+public final class ObservableBox<Value>: ObservableObject, KeyValueObservable, @unchecked Sendable {
+  // @unchecked: the only mutable state is the Published value, which locks.
   public let observationRegistrar = ObservationRegistrar()
 
-  /// The boxed value. Every set notifies observers of `value`.
-  @Observed public var value: Value
+  /// The boxed value. Every set sends `objectWillChange` and `$value`, and notifies observers
+  /// of the key `value`.
+  @Published public var value: Value {
+    willSet { notify { () throws(KeyValueError) in try willChangeValue(for: \.value) } }
+    didSet { notify { () throws(KeyValueError) in try didChangeValue(for: \.value) } }
+  }
 
   /// Boxes `value`.
   public init(_ value: Value) {
-    self.value = value
+    _value = Published(wrappedValue: value)
   }
 
-  /// The box's one key, `value`. (A generic class cannot have a stored static property, so the
-  /// table of each specialization is made once and cached.)
+  /// The box's one key, `value`, notified by the box itself. (A generic class cannot have a
+  /// stored static property, so the table of each specialization is made once and cached.)
   public static var observableKeys: ObservableKeys<ObservableBox<Value>> {
-    GenericKeyTables.table(for: ObservableBox<Value>.self) { [.attribute("value", \.value)] }
+    GenericKeyTables.table(for: ObservableBox<Value>.self) {
+      [.attribute("value", \.value, notifiesAutomatically: false)]
+    }
+  }
+
+  /// Runs a manual notification of the declared key `value`, which cannot fail.
+  private func notify(_ body: () throws(KeyValueError) -> Void) {
+    do {
+      try body()
+    } catch {
+      preconditionFailure("ObservableBox declares the key value: \(error)")
+    }
   }
 }
 

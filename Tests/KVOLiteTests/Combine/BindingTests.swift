@@ -44,6 +44,26 @@ struct BindingTests {
     _ = token
   }
 
+  @Test("an observable box is an ObservableObject: objectWillChange, then $value in willSet, then KVO after the store")
+  func boxAsObservableObject() throws {
+    let box = ObservableBox("a")
+    let log = Log<String>()
+    let willChange = box.objectWillChange.sink { log.append("willChange(\(box.value))") }
+    let published = box.$value.sink { log.append("$value(\($0)) while \(box.value)") }
+    let token = box.observe(\.value, options: [.prior, .new]) { box, change in
+      log.append(change.isPrior ? "prior(\(box.value))" : "kvo(\(change.newValue!)) after \(box.value)")
+    }
+    box.value = "b"
+    try box.setValue("c", forKeyPath: "value")
+    #expect(
+      log.all == [
+        "$value(a) while a",
+        "prior(a)", "willChange(a)", "$value(b) while a", "kvo(b) after b",
+        "prior(b)", "willChange(b)", "$value(c) while b", "kvo(c) after c",
+      ])
+    _ = (willChange, published, token)
+  }
+
   @Test("boxes are Equatable, Hashable and Identifiable through their values")
   func boxConformances() {
     struct Tagged: Identifiable, Hashable { let id: Int }
