@@ -5,6 +5,7 @@ public struct Just<Output>: Publisher {
   /// The value it publishes.
   public let output: Output
 
+  /// A publisher of `output`.
   public init(_ output: Output) {
     self.output = output
   }
@@ -16,8 +17,10 @@ public struct Just<Output>: Publisher {
 
 extension Just: Equatable where Output: Equatable {}
 
-/// Delivers its value and the completion on the first request for at least one value.
-private final class JustSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable
+/// Delivers its value and the completion on the first request; describes itself as "Just",
+/// with the value as its mirror's one child. Requesting `.none` traps, as in Combine.
+private final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == Never {
   // @unchecked: `downstream` is taken once, under `lock`.
   private let lock = Lock()
@@ -30,7 +33,7 @@ where Downstream.Failure == Never {
   }
 
   func request(_ demand: Subscribers.Demand) {
-    guard demand > 0 else { return }
+    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     let taken = lock.withLock {
       defer { downstream = nil }
       return downstream
@@ -47,23 +50,8 @@ where Downstream.Failure == Never {
     }
     _ = taken
   }
-}
 
-/// A publisher that never publishes a value and optionally finishes at once.
-public struct Empty<Output, Failure: Error>: Publisher, Equatable {
-  /// Whether it finishes as soon as it is subscribed to.
-  public let completeImmediately: Bool
-
-  public init(completeImmediately: Bool = true) {
-    self.completeImmediately = completeImmediately
-  }
-
-  public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
-    self.completeImmediately = completeImmediately
-  }
-
-  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    subscriber.receive(subscription: Subscriptions.empty)
-    if completeImmediately { subscriber.receive(completion: .finished) }
-  }
+  var description: String { "Just" }
+  var customMirror: Mirror { Mirror(self, unlabeledChildren: CollectionOfOne(value)) }
+  var playgroundDescription: Any { description }
 }

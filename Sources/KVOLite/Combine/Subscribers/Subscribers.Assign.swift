@@ -1,9 +1,15 @@
 extension Subscribers {
   /// A subscriber that assigns every value to a property of an object.
   ///
-  /// It holds the object strongly until it completes or is cancelled — storing the cancellable
-  /// on that same object is a retain cycle (prefer `assign(to: &$property)` there).
-  public final class Assign<Root, Input>: Subscriber, Cancellable, @unchecked Sendable {
+  /// As Combine's: it requests `.unlimited` on its first subscription (and cancels any later
+  /// one); it assigns only while subscribed; a completion or cancel before subscription does
+  /// nothing. It holds the object strongly until it completes or is cancelled, and releases it
+  /// then, outside its lock; storing the cancellable on that same object is a retain cycle
+  /// (prefer `assign(to: &$property)` there). Thread-safe. It describes itself as
+  /// "Assign Root.".
+  public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  {
     // @unchecked: the mutable state is behind `lock`.
     public typealias Failure = Never
 
@@ -23,39 +29,55 @@ extension Subscribers {
       self.keyPath = keyPath
     }
 
+    /// Keeps the first subscription and requests `.unlimited`; cancels any later one.
     @inlinable public func receive(subscription: any Subscription) {
       guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
       subscription.request(.unlimited)
     }
 
+    /// Assigns `value` to the object's property, if subscribed; returns `.none`.
     @inlinable public func receive(_ value: Input) -> Subscribers.Demand {
-      let target = lock.withLock { !status.isSubscribed ? nil : _object }
-      target?[keyPath: keyPath] = value
+      lock.lock()
+      guard status.isSubscribed, let target = _object else {
+        lock.unlock()
+        return .none
+      }
+      lock.unlock()
+      target[keyPath: keyPath] = value
       return .none
     }
 
+    /// Ends the subscriber and releases the object, if subscribed.
     @inlinable public func receive(completion: Subscribers.Completion<Never>) {
-      let released = lock.withLock {
-        defer {
-          status = .terminal
-          _object = nil
-        }
-        return _object
-      }
-      _ = released  // Released here, outside the lock.
+      _ = end()
     }
 
+    /// Ends the subscriber, releases the object and cancels the subscription, if subscribed.
     @inlinable public func cancel() {
-      let (subscription, released) = lock.withLock {
+      end()?.cancel()
+    }
+
+    /// Ends a subscribed subscriber: returns its subscription. The object is released after the
+    /// lock (its `deinit` may run code).
+    @inlinable func end() -> (any Subscription)? {
+      let (subscription, released) = lock.withLock { () -> ((any Subscription)?, Root?) in
+        guard let subscription = status.subscription else { return (nil, nil) }
         defer {
           status = .terminal
           _object = nil
         }
-        return (status.subscription, _object)
+        return (subscription, _object)
       }
-      _ = released
-      subscription?.cancel()
+      withExtendedLifetime(released) {}
+      return subscription
     }
+
+    public var description: String { "Assign \(Root.self)." }
+    public var customMirror: Mirror {
+      let (object, status) = lock.withLock { (_object, self.status) }
+      return Mirror(self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
+    }
+    public var playgroundDescription: Any { description }
   }
 }
 
