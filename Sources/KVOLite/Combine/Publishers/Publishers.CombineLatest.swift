@@ -169,3 +169,10 @@ where Downstream.Input == (First, Second) {
     for upstream in upstreams { upstream?.cancel() }
   }
 }
+
+extension CombineLatestInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  /// "CombineLatest", as Combine's subscription describes itself.
+  var description: String { "CombineLatest" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}

@@ -185,3 +185,10 @@ private final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked
     for upstream in upstreams { upstream?.cancel() }
   }
 }
+
+extension MergeInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  /// "Merge", as Combine's subscription describes itself.
+  var description: String { "Merge" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}

@@ -68,3 +68,10 @@ private final class ReceiveOnInner<Downstream: Subscriber>: OperatorSubscription
     queue.async { box.value() }
   }
 }
+
+extension ReceiveOnInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  /// "ReceiveOn", as Combine's subscription describes itself.
+  var description: String { "ReceiveOn" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}
