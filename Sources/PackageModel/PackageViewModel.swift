@@ -40,8 +40,8 @@ public final class PackageViewModel: ObservableObject {
       get: { package.recipient.postalAddress.street },
       set: { package.recipient.postalAddress = package.recipient.postalAddress.withStreet($0) })
     do {
-      try mirror(\.recipient.firstName, &$firstName)
-      try mirror(\.recipient.lastName, &$lastName)
+      mirror(\.recipient.firstName, &$firstName)
+      mirror(\.recipient.lastName, &$lastName)
       let willChange = objectWillChange
       observations.append(
         package.observe(\.recipient.postalAddress.street, options: [.prior]) { _, change in
@@ -59,7 +59,7 @@ public final class PackageViewModel: ObservableObject {
   private func mirror(
     _ modelKeyPath: ReferenceWritableKeyPath<Package, String>,
     _ published: inout Published<String>.Publisher
-  ) throws(KeyValueError) {
+  ) {
     let echo = MirrorGuard<String>()
     package.publisher(for: modelKeyPath).filter(echo.crossing).assign(to: &published)
     published.dropFirst().removeDuplicates()

@@ -59,44 +59,67 @@ public struct Published<Value> {
 
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-      box.core.subscribe(subscriber, owner: box)
+      box.core.subscribe(subscriber, owner: box.channel)
     }
   }
 }
 
-/// The storage of a ``Published`` property: its value, its subscribers, the owner's
-/// `objectWillChange` once it has been asked for, and what `assign(to: &$property)` attached.
+/// The storage of a ``Published`` property: its channel (value, subscribers, the owner's
+/// `objectWillChange`) and what `assign(to: &$property)` attached.
 @usableFromInline
 final class PublishedBox<Value>: @unchecked Sendable {
-  // @unchecked: `core` is thread-safe; the other mutable state is behind `lock`.
+  // @unchecked: `channel` is thread-safe; `assigned` is behind `lock`.
+  @usableFromInline let channel: PublishedChannel<Value>
+  private let lock = Lock()
+  private var assigned: [AnyCancellable] = []
+
+  init(_ value: Value) {
+    channel = PublishedChannel(value)
+  }
+
+  @inlinable var value: Value { channel.core.value }
+  @inlinable var core: SubjectCore<Value, Never> { channel.core }
+
+  /// The owner's `objectWillChange`, installed by ``ObservableObject``'s synthesized getter.
+  var objectWillChange: ObservableObjectPublisher? {
+    get { channel.objectWillChange }
+    set { channel.objectWillChange = newValue }
+  }
+
+  /// A set: `objectWillChange`, then the value to subscribers, then the value stored.
+  @inlinable func publish(_ newValue: Value) { channel.publish(newValue) }
+
+  /// Keeps a subscription that assigns into this property for as long as the property lives.
+  /// The subscription holds only the channel, never the box, so nothing here is a cycle.
+  @usableFromInline
+  func attach(_ cancellable: AnyCancellable) {
+    lock.withLock { assigned.append(cancellable) }
+  }
+}
+
+/// What a ``Published`` property sends through: its subject and its owner's `objectWillChange`.
+/// Subscriptions of `$property` keep the channel (not the property's box) alive.
+@usableFromInline
+final class PublishedChannel<Value>: @unchecked Sendable {
+  // @unchecked: `core` is thread-safe; `willChange` is behind `lock`.
   @usableFromInline let core: SubjectCore<Value, Never>
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
-  private var assigned: [AnyCancellable] = []
 
   init(_ value: Value) {
     core = SubjectCore(kind: .published, name: "PublishedSubject", current: value)
   }
 
-  @inlinable var value: Value { core.value }
-
-  /// The owner's `objectWillChange`, installed by ``ObservableObject``'s synthesized getter.
   var objectWillChange: ObservableObjectPublisher? {
     get { lock.withLock { willChange } }
     set { lock.withLock { willChange = newValue } }
   }
 
-  /// A set: `objectWillChange`, then the value to subscribers, then the value stored.
+  /// `objectWillChange`, then the value to subscribers, then the value stored.
   @inlinable
   func publish(_ newValue: Value) {
     lock.withLock { willChange }?.send()
     core.send(newValue)
-  }
-
-  /// Keeps a subscription that assigns into this property for as long as the property lives.
-  @usableFromInline
-  func attach(_ cancellable: AnyCancellable) {
-    lock.withLock { assigned.append(cancellable) }
   }
 }
 
@@ -105,13 +128,15 @@ extension Publisher where Failure == Never {
   ///
   ///     model.publisher(for: \.firstName).assign(to: &$firstName)
   ///
-  /// No cancellable is returned: the subscription belongs to the property, and it refers to the
-  /// property weakly, so it never keeps the property's owner alive.
+  /// No cancellable is returned: the subscription belongs to the property and ends when the
+  /// property's owner is released; it holds only what the property sends through, so it never
+  /// keeps the owner alive.
   @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
     let box = published.box
+    let channel = box.channel
     let subscriber = Subscribers.Sink<Output, Never>(
-      receiveCompletion: { _ in }, receiveValue: { [weak box] in box?.publish($0) })
+      receiveCompletion: { _ in }, receiveValue: { channel.publish($0) })
     subscribe(subscriber)
     box.attach(AnyCancellable(subscriber))
   }
