@@ -1,0 +1,68 @@
+extension Publishers {
+  /// A publisher that republishes values while a predicate holds, then finishes (cancelling
+  /// upstream) at the first value it rejects. Its subscription is "PrefixWhile".
+  public struct PrefixWhile<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher this one takes values from.
+    public let upstream: Upstream
+    /// Whether to go on.
+    public let predicate: (Upstream.Output) -> Bool
+
+    /// A publisher of `upstream`'s values up to the first that `predicate` rejects.
+    public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let predicate = self.predicate
+      upstream.subscribe(
+        StepSubscription(downstream: subscriber, name: "PrefixWhile", mapFailure: { $0 }) { input in
+          predicate(input) ? .send(input) : .finish
+        })
+    }
+  }
+
+  /// ``PrefixWhile`` with a throwing predicate; a thrown error ends it with that error. Its
+  /// subscription is "TryPrefixWhile".
+  public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = any Error
+
+    /// The publisher this one takes values from.
+    public let upstream: Upstream
+    /// Whether to go on.
+    public let predicate: (Upstream.Output) throws -> Bool
+
+    /// A publisher of `upstream`'s values up to the first that `predicate` rejects.
+    public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let predicate = self.predicate
+      upstream.subscribe(
+        StepSubscription(downstream: subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { input in
+          do { return try predicate(input) ? .send(input) : .finish } catch { return .fail(error) }
+        })
+    }
+  }
+}
+
+extension Publisher {
+  /// Republishes values while `predicate` holds; finishes at the first it rejects.
+  public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
+    Publishers.PrefixWhile(upstream: self, predicate: predicate)
+  }
+
+  /// Republishes values while a throwing `predicate` holds; finishes at the first it rejects,
+  /// and fails with an error it throws.
+  public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
+    Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
+  }
+}

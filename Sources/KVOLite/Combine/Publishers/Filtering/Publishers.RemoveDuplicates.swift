@@ -1,0 +1,132 @@
+extension Publishers {
+  /// A publisher that publishes only values that differ from the previous one.
+  ///
+  /// Its subscription ("RemoveDuplicates") follows Combine's state machine (see
+  /// `FilteringSubscription`): a value before upstream's subscription traps; a duplicate
+  /// answers upstream with a demand of one more.
+  public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher this one filters.
+    public let upstream: Upstream
+    /// Whether the second value is a duplicate of the first (the previous one).
+    public let predicate: (Output, Output) -> Bool
+
+    /// A publisher of `upstream`'s values that `predicate` does not call duplicates of the
+    /// value before them.
+    public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let predicate = self.predicate
+      upstream.subscribe(
+        RemoveDuplicatesInner(downstream: subscriber, name: "RemoveDuplicates", mapFailure: { $0 }) {
+          (a, b) throws(Failure) in predicate(a, b)
+        })
+    }
+  }
+}
+
+/// The subscription of `removeDuplicates` and `tryRemoveDuplicates` ("RemoveDuplicates",
+/// "TryRemoveDuplicates"; the mirror shows the previous value as `last`).
+@usableFromInline
+final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error>:
+  FilteringSubscription<Downstream, Downstream.Input, UpstreamFailure>, @unchecked Sendable
+{
+  // @unchecked: `last` is behind `lock`.
+  @usableFromInline typealias Value = Downstream.Input
+
+  /// Whether the second value duplicates the first; throws (for `try`) to fail.
+  @usableFromInline let isDuplicate: (Value, Value) throws(Downstream.Failure) -> Bool
+  @usableFromInline let name: String
+  /// The previous value, duplicate or not.
+  @exclusivity(unchecked) @usableFromInline var last: Value?
+
+  @inlinable init(
+    downstream: Downstream, name: String, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    isDuplicate: @escaping (Value, Value) throws(Downstream.Failure) -> Bool
+  ) {
+    self.isDuplicate = isDuplicate
+    self.name = name
+    super.init(downstream: downstream, mapFailure: mapFailure)
+  }
+
+  @inlinable override func step(_ input: Value) -> FilteringStep<Value, Downstream.Failure> {
+    let previous = lock.withLock {
+      defer { last = input }
+      return last
+    }
+    guard let previous else { return .send(input) }
+    do {
+      return try isDuplicate(previous, input) ? .skip : .send(input)
+    } catch {
+      return .fail(error)
+    }
+  }
+
+  @usableFromInline override var description: String { name }
+  @usableFromInline override var customMirror: Mirror {
+    Mirror(self, children: [("downstream", downstream), ("last", lock.withLock { last } as Any)])
+  }
+}
+
+extension Publishers {
+  /// A publisher that publishes only values that a throwing predicate does not call duplicates
+  /// of the previous one; an error thrown by the predicate cancels upstream and fails.
+  public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = any Error
+
+    /// The publisher this one filters.
+    public let upstream: Upstream
+    /// Whether the second value is a duplicate of the first (the previous one).
+    public let predicate: (Output, Output) throws -> Bool
+
+    /// A publisher of `upstream`'s values that `predicate` does not call duplicates.
+    public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let predicate = self.predicate
+      upstream.subscribe(
+        RemoveDuplicatesInner(downstream: subscriber, name: "TryRemoveDuplicates", mapFailure: { $0 }) {
+          (a, b) throws(any Error) in try predicate(a, b)
+        })
+    }
+  }
+}
+
+extension Publisher {
+  /// Publishes only values that a throwing `predicate` does not call duplicates of the
+  /// previous one; a thrown error ends the publisher with that error.
+  public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool)
+    -> Publishers.TryRemoveDuplicates<Self>
+  {
+    Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
+  }
+}
+
+extension Publisher where Output: Equatable {
+  /// Publishes only values that differ from the previous one.
+  ///
+  ///     subject.removeDuplicates().sink { print($0) }  // 1, 1, 2, 2, 1 prints "1 2 1"
+  public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+    Publishers.RemoveDuplicates(upstream: self, predicate: ==)
+  }
+}
+
+extension Publisher {
+  /// Publishes only values that `predicate` does not call duplicates of the previous one.
+  public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
+    -> Publishers.RemoveDuplicates<Self>
+  {
+    Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+  }
+}
