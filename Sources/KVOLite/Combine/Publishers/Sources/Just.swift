@@ -11,47 +11,43 @@ public struct Just<Output>: Publisher {
   }
 
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber))
+    subscriber.receive(subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Just"))
   }
 }
 
 extension Just: Equatable where Output: Equatable {}
 
-/// Delivers its value and the completion on the first request; describes itself as "Just",
-/// with the value as its mirror's one child. Requesting `.none` traps, as in Combine.
-private final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+/// Delivers one value and `.finished` on the first request (`Just`, `Optional.Publisher`,
+/// `Result.Publisher`); describes itself by `name`, with the value as its mirror's one child.
+/// Requesting `.none` traps, as in Combine; a cancel releases the subscriber.
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Downstream.Failure == Never {
+{
   // @unchecked: `downstream` is taken once, under `lock`.
   private let lock = Lock()
   private let value: Downstream.Input
+  private let name: String
   private var downstream: Downstream?
 
-  init(value: Downstream.Input, downstream: Downstream) {
+  init(value: Downstream.Input, downstream: Downstream, name: String) {
     self.value = value
     self.downstream = downstream
+    self.name = name
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
-    let taken = lock.withLock {
-      defer { downstream = nil }
-      return downstream
-    }
-    guard let taken else { return }
+    guard let taken = lock.withLock({ downstream.take() }) else { return }
     _ = taken.receive(value)
     taken.receive(completion: .finished)
   }
 
   func cancel() {
-    let taken = lock.withLock {
-      defer { downstream = nil }
-      return downstream
-    }
-    _ = taken
+    let taken = lock.withLock { downstream.take() }
+    withExtendedLifetime(taken) {}
   }
 
-  var description: String { "Just" }
+  var description: String { name }
   var customMirror: Mirror { Mirror(self, unlabeledChildren: CollectionOfOne(value)) }
   var playgroundDescription: Any { description }
 }
