@@ -1,0 +1,118 @@
+extension Publishers {
+  /// A publisher that sends a value if its upstream finishes without publishing any.
+  ///
+  /// Its subscription ("ReplaceEmpty") asks upstream for `.unlimited`; the replacement goes
+  /// when upstream finishes empty if downstream has asked for values, otherwise on its first
+  /// request. A failure is passed on unchanged.
+  public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The value sent if upstream publishes none.
+    public let output: Output
+    /// The publisher that may finish empty.
+    public let upstream: Upstream
+
+    /// `upstream`, or `output` if it finishes empty.
+    public init(upstream: Upstream, output: Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(ReplaceEmptyInner(downstream: subscriber, output: output))
+    }
+  }
+}
+
+/// The subscription of `replaceEmpty`.
+private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let output: Input
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  private var receivedValue = false
+  private var downstreamRequested = false
+  /// Upstream finished empty before downstream asked: the replacement waits for a request.
+  private var replacementPending = false
+
+  init(downstream: Downstream, output: Input) {
+    self.downstream = downstream
+    self.output = output
+  }
+
+  func receive(subscription: any Subscription) {
+    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    downstream.receive(subscription: self)
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ () -> Bool in
+      guard status.isSubscribed else { return false }
+      receivedValue = true
+      return true
+    }) else { return .none }
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard status.isSubscribed else { return lock.unlock() }
+    status = .terminal
+    guard !receivedValue, case .finished = completion else {
+      lock.unlock()
+      return downstream.receive(completion: completion)
+    }
+    guard downstreamRequested else {
+      replacementPending = true
+      return lock.unlock()
+    }
+    lock.unlock()
+    _ = downstream.receive(output)
+    downstream.receive(completion: .finished)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    lock.lock()
+    downstreamRequested = true
+    if replacementPending {
+      replacementPending = false
+      lock.unlock()
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+      return
+    }
+    let subscription = status.subscription
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      replacementPending = false
+      guard let subscription = status.subscription else { return nil }
+      status = .terminal
+      return subscription
+    }
+    subscription?.cancel()
+  }
+
+  var description: String { "ReplaceEmpty" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+  /// Sends `output` if this publisher finishes without publishing any value.
+  public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+    Publishers.ReplaceEmpty(upstream: self, output: output)
+  }
+}

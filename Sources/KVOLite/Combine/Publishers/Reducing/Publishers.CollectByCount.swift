@@ -1,0 +1,113 @@
+extension Publishers {
+  /// A publisher of its upstream's values in arrays of a fixed size; a shorter last array is
+  /// sent when upstream finishes (a failure drops it).
+  ///
+  /// Downstream's demand is multiplied by the size on its way up. Its subscription is
+  /// "CollectByCount".
+  public struct CollectByCount<Upstream: Publisher>: Publisher {
+    public typealias Output = [Upstream.Output]
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose values are collected.
+    public let upstream: Upstream
+    /// The size of each array.
+    public let count: Int
+
+    /// `upstream`'s values in arrays of `count`.
+    public init(upstream: Upstream, count: Int) {
+      self.upstream = upstream
+      self.count = count
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(CollectByCountInner<Upstream.Output, S>(downstream: subscriber, count: count))
+    }
+  }
+}
+
+/// The subscription of `collect(_:)`.
+private final class CollectByCountInner<Input, Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == [Input] {
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let count: Int
+  private let lock = Lock()
+  private var upstream: (any Subscription)?
+  private var buffer: [Input] = []
+  private var finished = false
+
+  init(downstream: Downstream, count: Int) {
+    self.downstream = downstream
+    self.count = count
+  }
+
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard !finished, upstream == nil else { return false }
+      upstream = subscription
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let full = lock.withLock { () -> [Input]? in
+      guard upstream != nil else { return nil }
+      buffer.append(input)
+      guard buffer.count == count else { return nil }
+      defer { buffer = [] }
+      return buffer
+    }
+    guard let full else { return .none }
+    return downstream.receive(full) * count
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let rest = lock.withLock { () -> [Input] in
+      upstream = nil
+      finished = true
+      defer { buffer = [] }
+      if case .failure = completion { return [] }
+      return buffer
+    }
+    if !rest.isEmpty { _ = downstream.receive(rest) }
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    lock.withLock { upstream }?.request(demand * count)
+  }
+
+  func cancel() {
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      guard let subscription = upstream.take() else { return nil }
+      buffer = []
+      finished = true
+      return subscription
+    }
+    subscription?.cancel()
+  }
+
+  var description: String { "CollectByCount" }
+  var customMirror: Mirror {
+    let (upstream, buffer) = lock.withLock { (self.upstream, self.buffer) }
+    return Mirror(
+      self,
+      children: [("downstream", downstream), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count)])
+  }
+  var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+  /// Publishes values in arrays of `count`, and the rest when this publisher finishes.
+  ///
+  ///     (1...5).publisher.collect(2)  // publishes [1, 2], [3, 4], [5]
+  public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+    Publishers.CollectByCount(upstream: self, count: count)
+  }
+}

@@ -1,0 +1,112 @@
+extension Publishers {
+  /// ``Scan`` with a throwing closure: an error it throws cancels upstream and ends the
+  /// publisher with that error. Its subscription is "TryScan".
+  public struct TryScan<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = any Error
+
+    /// The publisher whose values are accumulated.
+    public let upstream: Upstream
+    /// The accumulation before the first value.
+    public let initialResult: Output
+    /// Takes the accumulation so far and a value to the next accumulation.
+    public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+    /// A publisher of the running accumulation of `upstream`'s values from `initialResult`.
+    public init(
+      upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+    ) {
+      self.upstream = upstream
+      self.initialResult = initialResult
+      self.nextPartialResult = nextPartialResult
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        TryScanInner<Upstream.Output, Upstream.Failure, S>(
+          downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+    }
+  }
+}
+
+/// The subscription of `tryScan`, with Combine's behaviour: values are accumulated whatever
+/// the state; a throw ends it (cancelling upstream) if it is subscribed; upstream's completion
+/// is passed on while it is subscribed.
+private final class TryScanInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Failure == any Error {
+  // @unchecked: `status` is behind `lock`; `result` is touched only by `receive(_:)`.
+  typealias Failure = UpstreamFailure
+
+  private let downstream: Downstream
+  private let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+  private var result: Downstream.Input
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+
+  init(
+    downstream: Downstream, initialResult: Downstream.Input,
+    nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
+  ) {
+    self.downstream = downstream
+    result = initialResult
+    self.nextPartialResult = nextPartialResult
+  }
+
+  func receive(subscription: any Subscription) {
+    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    do {
+      result = try nextPartialResult(result, input)
+      return downstream.receive(result)
+    } catch {
+      let subscription = lock.withLock { () -> (any Subscription)? in
+        guard let subscription = status.subscription else { return nil }
+        status = .terminal
+        return subscription
+      }
+      guard let subscription else { return .none }
+      subscription.cancel()
+      downstream.receive(completion: .failure(error))
+      return .none
+    }
+  }
+
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    guard lock.withLock({ status.isSubscribed }) else { return }
+    switch completion {
+    case .finished: downstream.receive(completion: .finished)
+    case .failure(let error): downstream.receive(completion: .failure(error))
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      guard let subscription = status.subscription else { return nil }
+      status = .terminal
+      return subscription
+    }
+    subscription?.cancel()
+  }
+
+  var description: String { "TryScan" }
+  var customMirror: Mirror {
+    Mirror(self, children: [("downstream", downstream as Any), ("status", lock.withLock { status } as Any), ("result", result as Any)])
+  }
+  var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+  /// ``scan(_:_:)`` with a throwing closure; a thrown error ends the publisher.
+  public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T)
+    -> Publishers.TryScan<Self, T>
+  {
+    Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+  }
+}
