@@ -62,7 +62,7 @@ extension Publisher {
   }
 }
 
-private final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
