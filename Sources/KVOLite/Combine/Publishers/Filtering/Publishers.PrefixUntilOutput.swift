@@ -1,0 +1,141 @@
+extension Publishers {
+  /// A publisher that republishes its upstream's values until another publisher publishes a
+  /// value, then finishes (cancelling upstream). Combine's `prefix(untilOutputFrom:)`.
+  ///
+  /// The other publisher is subscribed first and asked for one value; its completion without
+  /// a value changes nothing. Its subscription is "PrefixUntilOutput".
+  public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher whose values are republished.
+    public let upstream: Upstream
+    /// The publisher whose first value ends it.
+    public let other: Other
+
+    /// `upstream`'s values until `other`'s first value.
+    public init(upstream: Upstream, other: Other) {
+      self.upstream = upstream
+      self.other = other
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = PrefixUntilOutputInner<Other, S>(downstream: subscriber)
+      other.subscribe(PrefixUntilOutputInner.Trigger(inner: inner))
+      upstream.subscribe(PrefixUntilOutputInner.UpstreamSide(inner: inner))
+    }
+  }
+}
+
+/// The subscription of `prefix(untilOutputFrom:)`.
+final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  private var trigger = SubscriptionStatus.awaitingSubscription
+  private var triggered = false
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  /// What `prefix(untilOutputFrom:)` subscribes to upstream.
+  struct UpstreamSide: Subscriber {
+    let inner: PrefixUntilOutputInner
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { inner.receiveUpstream(subscription) }
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
+    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveUpstream(completion) }
+  }
+
+  /// What `prefix(untilOutputFrom:)` subscribes to the other publisher.
+  struct Trigger: Subscriber {
+    let inner: PrefixUntilOutputInner
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { inner.receiveTrigger(subscription) }
+    func receive(_ input: Other.Output) -> Subscribers.Demand { inner.fire() }
+    func receive(completion: Subscribers.Completion<Other.Failure>) { inner.lock.withLock { inner.trigger = .terminal } }
+  }
+
+  private func receiveUpstream(_ subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard case .awaitingSubscription = status else { return false }
+      status = triggered ? .terminal : .subscribed(subscription)
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    downstream.receive(subscription: self)
+  }
+
+  private func receiveUpstream(_ input: Downstream.Input) -> Subscribers.Demand {
+    guard lock.withLock({ status.isSubscribed }) else { return .none }
+    return downstream.receive(input)
+  }
+
+  private func receiveUpstream(_ completion: Subscribers.Completion<Failure>) {
+    let (wasSubscribed, trigger) = lock.withLock { () -> (Bool, (any Subscription)?) in
+      defer {
+        status = .terminal
+        self.trigger = .terminal
+      }
+      return (status.isSubscribed, self.trigger.subscription)
+    }
+    trigger?.cancel()
+    if wasSubscribed { downstream.receive(completion: completion) }
+  }
+
+  private func receiveTrigger(_ subscription: any Subscription) {
+    guard lock.withLock({ trigger.accept(subscription) }) else { return subscription.cancel() }
+    subscription.request(.max(1))
+  }
+
+  private func fire() -> Subscribers.Demand {
+    let (live, upstream) = lock.withLock { () -> (Bool, (any Subscription)?) in
+      guard trigger.isSubscribed else { return (false, nil) }
+      defer {
+        status = .terminal
+        trigger = .terminal
+        triggered = true
+      }
+      return (true, status.subscription)
+    }
+    guard live else { return .none }
+    upstream?.cancel()
+    downstream.receive(completion: .finished)
+    return .none
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    let (upstream, trigger) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
+      defer {
+        status = .terminal
+        self.trigger = .terminal
+      }
+      return (status.subscription, self.trigger.subscription)
+    }
+    upstream?.cancel()
+    trigger?.cancel()
+  }
+
+  var description: String { "PrefixUntilOutput" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+  /// Republishes values until `publisher` publishes one, then finishes.
+  public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+    Publishers.PrefixUntilOutput(upstream: self, other: publisher)
+  }
+}
