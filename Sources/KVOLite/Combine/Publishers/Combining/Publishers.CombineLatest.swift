@@ -61,6 +61,8 @@ where Downstream.Input == (First, Second) {
 
   private let lock = Lock()
   private let downstream: Downstream
+  /// Serializes calls to downstream: upstreams may send from several threads at once.
+  private let delivery = RecursiveLock()
   private var upstreams: [(any Subscription)?] = [nil, nil]
   private var finished = [false, false]
   private var first: First?
@@ -123,7 +125,7 @@ where Downstream.Input == (First, Second) {
     pending = false
     demand -= 1
     lock.unlock()
-    let more = downstream.receive((first, second))
+    let more = delivery.withLock { downstream.receive((first, second)) }
     lock.withLock { demand += more }
   }
 
@@ -144,7 +146,7 @@ where Downstream.Input == (First, Second) {
       }
     }
     for other in others { other.cancel() }
-    if send { downstream.receive(completion: completion) }
+    if send { delivery.withLock { downstream.receive(completion: completion) } }
   }
 
   func request(_ newDemand: Subscribers.Demand) {

@@ -69,6 +69,8 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
 
   private let lock = Lock()
   private let downstream: Downstream
+  /// Serializes calls to downstream: upstreams may send from several threads at once.
+  private let delivery = RecursiveLock()
   private var upstreams: [(any Subscription)?]
   private var buffers: [Input?]
   private var finishedCount = 0
@@ -111,7 +113,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
     }
     if demand == .unlimited {
       lock.unlock()
-      _ = downstream.receive(input)
+      _ = delivery.withLock { downstream.receive(input) }
       return .none
     }
     guard demand > 0 else {
@@ -121,7 +123,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
     }
     demand -= 1
     lock.unlock()
-    let more = downstream.receive(input)
+    let more = delivery.withLock { downstream.receive(input) }
     lock.withLock { demand += more }
     return .max(1)
   }
@@ -145,7 +147,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
       }
     }
     for other in others { other.cancel() }
-    if send { downstream.receive(completion: completion) }
+    if send { delivery.withLock { downstream.receive(completion: completion) } }
   }
 
   func request(_ newDemand: Subscribers.Demand) {
@@ -160,7 +162,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
       if demand != .unlimited { demand -= 1 }
       if let upstream = upstreams[index] { freed.append(upstream) }
       lock.unlock()
-      let more = downstream.receive(value)
+      let more = delivery.withLock { downstream.receive(value) }
       lock.lock()
       demand += more
     }
@@ -173,7 +175,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
     } else {
       for upstream in freed { upstream.request(.max(1)) }
     }
-    if finishNow { downstream.receive(completion: .finished) }
+    if finishNow { delivery.withLock { downstream.receive(completion: .finished) } }
   }
 
   func cancel() {
