@@ -34,6 +34,10 @@ class PathObservation: Observation, @unchecked Sendable {
   /// branch is cut by a `nil` relationship. Guarded by `wiring`. (The identity is kept here
   /// rather than read from the link's registrar, which may already be gone.)
   private var links: [[(trigger: Trigger, object: ObjectIdentifier)?]]
+  /// The number of re-wirings started, each one's generation (see ``rewire()``).
+  private let rewireGeneration = Atomic<UInt64>(0)
+  /// The generation of the re-wiring that placed the links. Guarded by `wiring`.
+  private var placedGeneration: UInt64 = 0
 
   init(branches: [[KeyStep]], wiringFrom: Int, isExactToMany: Bool, options: ObservingOptions) {
     order = nextRegistrationOrder()
@@ -69,29 +73,27 @@ class PathObservation: Observation, @unchecked Sendable {
   /// Places links along every branch as it is now, replacing links on objects that left it.
   ///
   /// The objects along the branches are read first, without any lock (a derived to-one key's
-  /// getter is user code); then the links are placed with `wiring` held; then the objects are
-  /// read again, and if a concurrent change moved them, the whole thing is done again (a few
-  /// times at most). So concurrent re-wirings end with the branches wired as they are after
-  /// every change. Lock
-  /// order: `wiring`, then registrar locks (a registrar never calls out while holding its lock).
+  /// getter is user code); then the links are placed with `wiring` held. Concurrent re-wirings
+  /// are ordered by a generation taken before the read: a re-wiring places its links only if
+  /// no later generation has placed its own. A later generation read the objects later, after
+  /// every change that came before it, so a stale read never overwrites a fresher one, and the
+  /// re-wiring of the last change always leaves the branches wired as they are after it. (Each
+  /// change of a relationship re-wires on its own thread, after the change.) Lock order:
+  /// `wiring`, then registrar locks (a registrar never calls out while holding its lock).
   ///
   /// - Throws: the first ``KeyValueError/notObservable(key:type:)`` met; the links before it
   ///   are in place, the rest are not.
   func rewire() throws(KeyValueError) {
-    var objects = objectsAlongBranches()
-    // Bounded: a derived key whose getter makes a new object on every read never settles.
-    for _ in 0..<8 {
-      try wiring.withLock { () throws(KeyValueError) in
-        guard isActive else { return }
-        for (branch, steps) in branches.enumerated() {
-          for (level, step) in steps.enumerated() {
-            try place(branch: branch, level: level, step: step, on: objects[branch][level])
-          }
+    let generation = rewireGeneration.add(1, ordering: .acquiringAndReleasing).newValue
+    let objects = objectsAlongBranches()
+    try wiring.withLock { () throws(KeyValueError) in
+      guard isActive, generation > placedGeneration else { return }
+      placedGeneration = generation
+      for (branch, steps) in branches.enumerated() {
+        for (level, step) in steps.enumerated() {
+          try place(branch: branch, level: level, step: step, on: objects[branch][level])
         }
       }
-      let now = objectsAlongBranches()
-      guard isActive, !PathObservation.same(now, objects) else { return }
-      objects = now
     }
   }
 
@@ -105,10 +107,6 @@ class PathObservation: Observation, @unchecked Sendable {
         return object
       }
     }
-  }
-
-  private static func same(_ a: [[(any KeyValueObservable)?]], _ b: [[(any KeyValueObservable)?]]) -> Bool {
-    zip(a, b).allSatisfy { zip($0, $1).allSatisfy { $0.map(ObjectIdentifier.init) == $1.map(ObjectIdentifier.init) } }
   }
 
   /// Makes sure the link of `branch` at `level` sits on `object`. Called with `wiring` held
