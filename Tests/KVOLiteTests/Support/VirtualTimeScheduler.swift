@@ -1,0 +1,104 @@
+import KVOLite
+
+/// A scheduler whose clock moves only when the test says so: time-based operators are tested
+/// by advancing it, never by sleeping.
+///
+/// Times are whole nanoseconds from 0. Actions run in order of their time, then of
+/// scheduling; ``advance(by:)`` runs every action due up to the new time, moving the clock to
+/// each one's time as it runs (so `now` inside an action is its due time). Use it from one
+/// thread.
+final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
+  // @unchecked: used from one thread, as documented.
+  struct SchedulerTimeType: Strideable, Hashable, CustomStringConvertible {
+    var nanoseconds: Int
+
+    func distance(to other: SchedulerTimeType) -> Stride { Stride(other.nanoseconds - nanoseconds) }
+    func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(nanoseconds: nanoseconds + n.magnitude) }
+    var description: String { "t\(nanoseconds)" }
+
+    struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable {
+      var magnitude: Int
+      init(_ magnitude: Int) { self.magnitude = magnitude }
+      init(integerLiteral value: Int) { magnitude = value }
+      init?<T: BinaryInteger>(exactly source: T) {
+        guard let value = Int(exactly: source) else { return nil }
+        magnitude = value
+      }
+      static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+      static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+      static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+      static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+      static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+      static func seconds(_ s: Int) -> Stride { Stride(s * 1_000_000_000) }
+      static func seconds(_ s: Double) -> Stride { Stride(Int(s * 1_000_000_000)) }
+      static func milliseconds(_ ms: Int) -> Stride { Stride(ms * 1_000_000) }
+      static func microseconds(_ us: Int) -> Stride { Stride(us * 1_000) }
+      static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+    }
+  }
+
+  typealias SchedulerOptions = Never
+
+  private struct Action {
+    let time: Int
+    let order: Int
+    let body: () -> Void
+  }
+
+  private(set) var now = SchedulerTimeType(nanoseconds: 0)
+  var minimumTolerance: SchedulerTimeType.Stride { 0 }
+  private var actions: [Action] = []
+  private var nextOrder = 0
+  /// How many actions have been scheduled in all.
+  private(set) var scheduledCount = 0
+
+  private func enqueue(at time: Int, _ body: @escaping () -> Void) {
+    actions.append(Action(time: Swift.max(time, now.nanoseconds), order: nextOrder, body: body))
+    nextOrder += 1
+    scheduledCount += 1
+  }
+
+  func schedule(options: Never?, _ action: @escaping () -> Void) {
+    enqueue(at: now.nanoseconds, action)
+  }
+
+  func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+    enqueue(at: date.nanoseconds, action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    options: Never?, _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    final class Flag { var cancelled = false }
+    let flag = Flag()
+    func repeating(at time: Int) {
+      enqueue(at: time) { [weak self] in
+        guard !flag.cancelled else { return }
+        action()
+        if !flag.cancelled { self.map { _ in repeating(at: time + interval.magnitude) } }
+      }
+    }
+    repeating(at: date.nanoseconds)
+    return AnyCancellable { flag.cancelled = true }
+  }
+
+  /// Whether actions are waiting.
+  var hasPendingActions: Bool { !actions.isEmpty }
+
+  /// Runs every action due until `now + stride`, in order, then sets the clock there.
+  func advance(by stride: SchedulerTimeType.Stride) {
+    let target = now.nanoseconds + stride.magnitude
+    while let index = actions.indices.min(by: { (actions[$0].time, actions[$0].order) < (actions[$1].time, actions[$1].order) }),
+      actions[index].time <= target
+    {
+      let action = actions.remove(at: index)
+      now = SchedulerTimeType(nanoseconds: action.time)
+      action.body()
+    }
+    now = SchedulerTimeType(nanoseconds: target)
+  }
+
+  /// Runs the actions due now.
+  func runDue() { advance(by: 0) }
+}
