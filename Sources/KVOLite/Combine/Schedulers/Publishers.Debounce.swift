@@ -1,0 +1,135 @@
+extension Publishers {
+  /// A publisher that publishes a value only after its upstream has been quiet for a time:
+  /// each value restarts the wait, and only the last one goes out (if downstream has demand
+  /// then).
+  ///
+  /// As Combine's: upstream is asked for `.unlimited`; the completion is delivered on the
+  /// scheduler at once, dropping a value still waiting. Its subscription is "Debounce".
+  public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher debounced.
+    public let upstream: Upstream
+    /// How long upstream must be quiet.
+    public let dueTime: Context.SchedulerTimeType.Stride
+    /// Where values are delivered.
+    public let scheduler: Context
+    /// How they are scheduled.
+    public let options: Context.SchedulerOptions?
+
+    /// `upstream`'s values that are followed by `dueTime` of quiet.
+    public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+      self.upstream = upstream
+      self.dueTime = dueTime
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+    }
+  }
+}
+
+/// The subscription of `debounce`. Each value gets a generation; a scheduled emission whose
+/// generation is no longer the latest does nothing.
+private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  private let dueTime: Context.SchedulerTimeType.Stride
+  private let scheduler: Context
+  private let options: Context.SchedulerOptions?
+  private let lock = Lock()
+  private let delivery = RecursiveLock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  private var demand = Subscribers.Demand.none
+  private var generation = 0
+  private var currentValue: Input?
+
+  init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+    self.downstream = downstream
+    self.dueTime = dueTime
+    self.scheduler = scheduler
+    self.options = options
+  }
+
+  func receive(subscription: any Subscription) {
+    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    delivery.withLock { downstream.receive(subscription: self) }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let due = scheduler.now.advanced(by: dueTime)
+    guard let current = lock.withLock({ () -> Int? in
+      guard status.isSubscribed else { return nil }
+      generation += 1
+      currentValue = input
+      return generation
+    }) else { return .none }
+    scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) { [self] in
+      emit(current)
+    }
+    return .none
+  }
+
+  private func emit(_ due: Int) {
+    let value = lock.withLock { () -> Input? in
+      guard status.isSubscribed, due == generation, demand > 0, let value = currentValue.take() else { return nil }
+      demand -= 1
+      return value
+    }
+    guard let value else { return }
+    let more = delivery.withLock { downstream.receive(value) }
+    if more > 0 { lock.withLock { demand += more } }
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard lock.withLock({ () -> Bool in
+      guard status.isSubscribed else { return false }
+      status = .terminal
+      currentValue = nil
+      return true
+    }) else { return }
+    scheduler.schedule(options: options) { [self] in
+      delivery.withLock { downstream.receive(completion: completion) }
+    }
+  }
+
+  func request(_ newDemand: Subscribers.Demand) {
+    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    lock.withLock { if status.isSubscribed { demand += newDemand } }
+  }
+
+  func cancel() {
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      defer {
+        status = .terminal
+        currentValue = nil
+      }
+      return status.subscription
+    }
+    subscription?.cancel()
+  }
+
+  var description: String { "Debounce" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+  /// Publishes a value only once `dueTime` has passed without another.
+  ///
+  ///     $query.debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
+  public func debounce<S: Scheduler>(for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil)
+    -> Publishers.Debounce<Self, S>
+  {
+    Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)
+  }
+}
