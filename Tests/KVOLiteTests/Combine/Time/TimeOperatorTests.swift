@@ -144,6 +144,30 @@ struct TimeOperatorTests {
     _ = cancellable
   }
 
+  @Test("collect by time sends each non-empty group at its tick; by time or count also when full; the rest before finishing")
+  func collectByTime() {
+    let scheduler = VirtualTimeScheduler()
+    let subject = PassthroughSubject<Int, Never>()
+    let timeline = Timeline<[Int]>()
+    subject.collect(.byTime(scheduler, 10)).subscribe(timeline.subscriber(scheduler, failure: Never.self))
+    subject.send(1)
+    subject.send(2)
+    scheduler.advance(by: 25)
+    subject.send(3)
+    subject.send(completion: .finished)
+    scheduler.advance(by: 10)
+    #expect(timeline.lines == ["subscription at t0", "[1, 2] at t10", "[3] at t25", "finished at t25"])
+    let counted = Timeline<[Int]>()
+    let other = PassthroughSubject<Int, Never>()
+    other.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(counted.subscriber(scheduler, failure: Never.self))
+    other.send(1)
+    other.send(2)
+    scheduler.advance(by: 3)
+    other.send(3)
+    scheduler.advance(by: 10)
+    #expect(counted.lines == ["subscription at t35", "[1, 2] at t35", "[3] at t45"])
+  }
+
   @Test("the standard schedulers: immediate runs at once; a dispatch queue's strides convert exactly")
   func standardSchedulers() {
     var ran = 0

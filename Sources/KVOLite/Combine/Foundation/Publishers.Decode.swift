@@ -1,0 +1,71 @@
+extension Publishers {
+  /// A publisher that decodes each value of its upstream with a top-level decoder; a decoding
+  /// error cancels upstream and ends the publisher with that error. Its subscription is
+  /// "Decode" (with Combine's filtering state machine).
+  public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
+  where Upstream.Output == Coder.Input {
+    public typealias Failure = any Error
+
+    /// The publisher of encoded values.
+    public let upstream: Upstream
+    private let decoder: Coder
+
+    /// `upstream`'s values decoded as `Output` by `decoder`.
+    public init(upstream: Upstream, decoder: Coder) {
+      self.upstream = upstream
+      self.decoder = decoder
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let decoder = self.decoder
+      upstream.subscribe(
+        StepSubscription(downstream: subscriber, name: "Decode", mapFailure: { $0 }) { input in
+          do { return .send(try decoder.decode(Output.self, from: input)) } catch { return .fail(error) }
+        })
+    }
+  }
+
+  /// A publisher that encodes each value of its upstream with a top-level encoder; an encoding
+  /// error cancels upstream and ends the publisher with that error. Its subscription is
+  /// "Encode".
+  public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher where Upstream.Output: Encodable {
+    public typealias Output = Coder.Output
+    public typealias Failure = any Error
+
+    /// The publisher of values to encode.
+    public let upstream: Upstream
+    private let encoder: Coder
+
+    /// `upstream`'s values encoded by `encoder`.
+    public init(upstream: Upstream, encoder: Coder) {
+      self.upstream = upstream
+      self.encoder = encoder
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let encoder = self.encoder
+      upstream.subscribe(
+        StepSubscription(downstream: subscriber, name: "Encode", mapFailure: { $0 }) { input in
+          do { return .send(try encoder.encode(input)) } catch { return .fail(error) }
+        })
+    }
+  }
+}
+
+extension Publisher {
+  /// Decodes each value as `type` with `decoder`.
+  ///
+  ///     session.dataTaskPublisher(for: url).map(\.data).decode(type: [Book].self, decoder: JSONDecoder())
+  public func decode<Item: Decodable, Coder: TopLevelDecoder>(type: Item.Type, decoder: Coder)
+    -> Publishers.Decode<Self, Item, Coder> where Output == Coder.Input
+  {
+    Publishers.Decode(upstream: self, decoder: decoder)
+  }
+}
+
+extension Publisher where Output: Encodable {
+  /// Encodes each value with `encoder`.
+  public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
+    Publishers.Encode(upstream: self, encoder: encoder)
+  }
+}
