@@ -20,7 +20,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   init(onRequest: @escaping @Sendable (String) -> Void = { _ in }, respond: @escaping @Sendable (String) -> String?) throws {
     self.respond = respond
     self.onRequest = onRequest
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    // Close-on-exec: other tests spawn processes, which must not inherit the server.
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0 else { throw POSIXError(.EIO) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -47,6 +48,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     while true {
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { return }  // closed by stop()
+      _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
       var request = [UInt8]()
       var buffer = [UInt8](repeating: 0, count: 4096)
       while !request.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {

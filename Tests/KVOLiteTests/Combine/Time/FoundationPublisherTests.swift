@@ -13,7 +13,7 @@ struct FoundationPublisherTests {
 
   /// Waits (on the events, with a generous limit) until `done` says so.
   static func wait(until done: () -> Bool) {
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(30)
     while !done(), Date() < deadline { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
   }
 
