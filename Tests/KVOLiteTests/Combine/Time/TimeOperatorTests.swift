@@ -168,6 +168,28 @@ struct TimeOperatorTests {
     #expect(counted.lines == ["subscription at t35", "[1, 2] at t35", "[3] at t45"])
   }
 
+  @Test("completion racing a pending timer: timeout does not fire after it; throttle sends the waiting value first")
+  func completionRacingTimers() {
+    let scheduler = VirtualTimeScheduler()
+    let upstream = PassthroughSubject<Int, TestError>()
+    let timeline = Timeline<Int>()
+    upstream.timeout(10, scheduler: scheduler) { TestError("late") }
+      .subscribe(timeline.subscriber(scheduler, failure: TestError.self))
+    scheduler.advance(by: 9)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 30)
+    #expect(timeline.lines == ["subscription at t0", "finished at t9"])
+    let throttled = Timeline<Int>()
+    let other = PassthroughSubject<Int, Never>()
+    other.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(throttled.subscriber(scheduler, failure: Never.self))
+    other.send(1)
+    scheduler.runDue()
+    other.send(2)
+    other.send(completion: .finished)
+    scheduler.advance(by: 20)
+    #expect(throttled.lines == ["subscription at t39", "1 at t39", "2 at t49", "finished at t49"])
+  }
+
   @Test("the standard schedulers: immediate runs at once; a dispatch queue's strides convert exactly")
   func standardSchedulers() {
     var ran = 0
