@@ -12,7 +12,7 @@ let package = Package(
   targets: [
     .target(name: "KVOLite"),
     .target(name: "PackageModel", dependencies: ["KVOLite"]),
-    .executableTarget(name: "PackageEditorCLI", dependencies: ["PackageModel"]),
+    .executableTarget(name: "PackageEditorCLI", dependencies: ["KVOLite", "PackageModel"]),
     .target(name: "CHeapStats"),
     .executableTarget(name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "PackageModel", "CHeapStats"]),
     .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite"]),

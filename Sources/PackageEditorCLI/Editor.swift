@@ -1,20 +1,6 @@
 import Foundation
 import PackageModel
 
-/// A source of input lines: standard input, or the `-e` commands.
-protocol LineSource: AnyObject {
-  func next() -> LineReader.Line?
-}
-
-extension LineReader: LineSource {}
-
-/// Lines given up front (the `-e` commands, or a test's script).
-final class ScriptSource: LineSource {
-  private var lines: IndexingIterator<[String]>
-  init(_ lines: [String]) { self.lines = lines.makeIterator() }
-  func next() -> LineReader.Line? { lines.next().map { .text($0) } }
-}
-
 /// The editor's run: start-up, the command loop, and the exit status.
 ///
 /// Exit statuses: 0 on success; 1 if a command failed in batch mode (the first failure ends the

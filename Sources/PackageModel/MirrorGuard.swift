@@ -7,15 +7,15 @@ import Foundation
 /// cannot stop that, because the echoed value is new to the other pipe. Both pipes filter
 /// through one guard instead: a value equal to the last one that crossed is an echo.
 /// Thread-safe.
-public final class MirrorGuard<Value: Equatable>: @unchecked Sendable {
+package final class MirrorGuard<Value: Equatable>: @unchecked Sendable {
   // @unchecked: `last` is behind `lock`.
   private let lock = NSLock()
   private var last: Value?
 
-  public init() {}
+  package init() {}
 
   /// Whether `value` should cross to the other side; if so, it becomes the last value.
-  public func crossing(_ value: Value) -> Bool {
+  package func crossing(_ value: Value) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     guard value != last else { return false }

@@ -1,11 +1,11 @@
 /// "Did you mean …?": the candidate closest to a mistyped name.
-public enum Suggestion {
+package enum Suggestion {
   /// The candidate `name` most likely means, ignoring case: the one with the smallest edit
   /// distance if that is a likely typo (at most two edits, or a third of the name's length);
   /// else the shortest candidate that starts with `name` (`recip` → `recipient`); else the
   /// shortest that starts with the same letter and holds all of `name`'s letters in order
   /// (`frst` → `firstName`). `nil` when none fits.
-  public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+  package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
     let lowered = name.lowercased()
     guard !lowered.isEmpty else { return nil }
     var best: (candidate: String, distance: Int)?

@@ -20,14 +20,3 @@ protocol EditorCommand: Hashable, Sendable {
   /// - Throws: ``CommandError`` if the command failed; it has then changed nothing.
   func run(in session: EditorSession) throws(CommandError)
 }
-
-/// A command that takes no arguments: there is nothing to parse.
-protocol ArgumentlessCommand: EditorCommand {
-  init()
-}
-
-extension ArgumentlessCommand {
-  init(name: String, arguments: [String]) throws(CommandError) {
-    self.init()
-  }
-}

@@ -1,0 +1,4 @@
+extension ObservationToken: Cancellable {
+  /// Ends the observation; the same as ``invalidate()``.
+  public func cancel() { invalidate() }
+}

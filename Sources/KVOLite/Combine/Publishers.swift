@@ -1,0 +1,2 @@
+/// A namespace for publisher types, as in Combine.
+public enum Publishers {}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The process's standard output (buffered, flushed before reading input and at exit) and
+/// standard error, with colours when asked for.
+final class StandardOutput: EditorOutput {
+  private let colors: Bool
+  private var buffer: [UInt8] = []
+
+  init(colors: Bool) {
+    self.colors = colors
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  deinit { flush() }
+
+  func line(_ text: String) { write(text) }
+  func watch(_ text: String) { write(colors ? "\u{1B}[36m\(text)\u{1B}[0m" : text) }
+  func summary(_ text: String) { write(colors ? "\u{1B}[2m\(text)\u{1B}[0m" : text) }
+
+  func error(_ message: String) {
+    flush()
+    let text = "error: " + message
+    StandardOutput.write((colors ? "\u{1B}[31m\(text)\u{1B}[0m" : text) + "\n", to: 2)
+  }
+
+  func warning(_ message: String) {
+    flush()
+    let text = "warning: " + message
+    StandardOutput.write((colors ? "\u{1B}[33m\(text)\u{1B}[0m" : text) + "\n", to: 2)
+  }
+
+  /// Writes `text` without a newline, flushing at once (for the prompt).
+  func prompt(_ text: String) {
+    write(text, newline: false)
+    flush()
+  }
+
+  func flush() {
+    guard !buffer.isEmpty else { return }
+    buffer.withUnsafeBytes { StandardOutput.write($0, to: 1) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes all of `text` to a file descriptor.
+  static func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
+  }
+
+  /// Writes all of `bytes` to a file descriptor, retrying partial writes; gives up on errors
+  /// (a closed pipe is not the editor's problem to report).
+  static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written <= 0 {
+        if written < 0, errno == EINTR { continue }
+        return
+      }
+      offset += written
+    }
+  }
+
+  private func write(_ text: String, newline: Bool = true) {
+    buffer.append(contentsOf: text.utf8)
+    if newline { buffer.append(UInt8(ascii: "\n")) }
+    if buffer.count >= 1 << 16 { flush() }
+  }
+}
+
+/// `write(2)`, under a name that does not clash with the methods above.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}
