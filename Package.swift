@@ -14,7 +14,8 @@ let package = Package(
     .target(name: "PackageModel", dependencies: ["KVOLite"]),
     .executableTarget(name: "PackageEditorCLI", dependencies: ["KVOLite", "PackageModel"]),
     .target(name: "CHeapStats"),
-    .executableTarget(name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "PackageModel", "CHeapStats"]),
+    .executableTarget(
+      name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "PackageModel", "CHeapStats"]),
     .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite"]),
     .testTarget(name: "PackageModelTests", dependencies: ["PackageModel"]),
     .testTarget(name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI"]),

@@ -6,12 +6,15 @@
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
-  arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+  arguments.firstIndex(of: name).flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+  }
 }
 let quick = arguments.contains("--quick")
 let filter = option("--filter")
 let harness = Harness(
-  rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000, onlyContender: option("--contender"))
+  rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000,
+  onlyContender: option("--contender"))
 
 let workloads: [Workload] = [
   SetWorkloads.observed(1), SetWorkloads.observed(10), SetWorkloads.observed(100),
@@ -36,9 +39,13 @@ if filter.map({ "M  heap bytes".contains($0) }) ?? true {
 if filter.map({ "R  package-editor".contains($0) }) ?? true {
   switch EditorWorkload.run() {
   case .success(let seconds):
-    print("| R  package-editor --batch, 100,000 lines | KVOLite | \(Report.format2(seconds)) s | — | — | < 0.5 s |")
+    print(
+      "| R  package-editor --batch, 100,000 lines | KVOLite | \(Report.format2(seconds)) s | — | — | < 0.5 s |"
+    )
   case .failure(let failure):
-    print("| R  package-editor --batch, 100,000 lines | KVOLite | — | — | — | not measured: \(failure.reason) |")
+    print(
+      "| R  package-editor --batch, 100,000 lines | KVOLite | — | — | — | not measured: \(failure.reason) |"
+    )
   }
 }
 print("")

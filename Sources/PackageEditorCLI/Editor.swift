@@ -25,14 +25,18 @@ enum Editor {
       return 0
     }
     let interactive =
-      options.mode == .interactive || (options.mode == .automatic && inputIsTerminal && options.commands.isEmpty)
-    let output = StandardOutput(colors: interactive && !options.noColor && environment["NO_COLOR"] == nil)
+      options.mode == .interactive
+      || (options.mode == .automatic && inputIsTerminal && options.commands.isEmpty)
+    let output = StandardOutput(
+      colors: interactive && !options.noColor && environment["NO_COLOR"] == nil)
     let source: LineSource
     let prompt: (String) -> Void
     if !options.commands.isEmpty {
       source = ScriptSource(options.commands)
       prompt = { output.prompt($0) }
-    } else if interactive, inputIsTerminal, isatty(1) == 1, environment["TERM"] != "dumb", Terminal.prepare() {
+    } else if interactive, inputIsTerminal, isatty(1) == 1, environment["TERM"] != "dumb",
+      Terminal.prepare()
+    {
       // A terminal that can edit: the line editor draws its own prompt.
       let history = History(file: History.file(in: environment)) { output.warning($0) }
       source = TerminalLineSource(prompt: "package> ", history: history) { output.warning($0) }
@@ -41,7 +45,8 @@ enum Editor {
       source = LineReader()
       prompt = { output.prompt($0) }
     }
-    let status = run(options: options, interactive: interactive, source: source, output: output, prompt: prompt)
+    let status = run(
+      options: options, interactive: interactive, source: source, output: output, prompt: prompt)
     output.flush()
     return status
   }
@@ -55,7 +60,9 @@ enum Editor {
     directory: String? = nil, prompt: ((String) -> Void)? = nil
   ) -> Int32 {
     let output = OneLineOutput.wrapping(output)
-    guard let session = makeSession(options.file, output: output, directory: directory) else { return 1 }
+    guard let session = makeSession(options.file, output: output, directory: directory) else {
+      return 1
+    }
     (source as? TerminalLineSource)?.attach(session)
     if interactive {
       let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
@@ -67,11 +74,14 @@ enum Editor {
     // again, with nothing changed since, leaves.
     var warnedAt: Int?
     func mayLeave(force: Bool) -> Bool {
-      guard interactive, !force, session.hasUnsavedChanges, warnedAt != session.history.version else {
+      guard interactive, !force, session.hasUnsavedChanges, warnedAt != session.history.version
+      else {
         return true
       }
       warnedAt = session.history.version
-      output.warning("there are unsaved changes: save them with save [file], or quit again (or quit!) to discard them")
+      output.warning(
+        "there are unsaved changes: save them with save [file], or quit again (or quit!) to discard them"
+      )
       return false
     }
     while true {
@@ -102,13 +112,17 @@ enum Editor {
   }
 
   /// The session on FILE (loaded if it exists, empty otherwise) or on the sample package.
-  private static func makeSession(_ file: String?, output: EditorOutput, directory: String?) -> EditorSession? {
+  private static func makeSession(_ file: String?, output: EditorOutput, directory: String?)
+    -> EditorSession?
+  {
     guard let file else {
       return EditorSession(package: .sample(), file: nil, output: output, directory: directory)
     }
     let package = Package()
     do {
-      if let document = try PackageFile.readIfPresent(EditorSession.resolve(file, in: directory), naming: file) {
+      if let document = try PackageFile.readIfPresent(
+        EditorSession.resolve(file, in: directory), naming: file)
+      {
         package.apply(document)
       }
     } catch {

@@ -41,7 +41,9 @@ struct EditorOptions: Equatable {
     while let argument = remaining.popFirst() {
       if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
         guard options.file == nil else {
-          throw UsageError(description: "only one FILE may be given (got \"\(options.file!)\" and \"\(argument)\")")
+          throw UsageError(
+            description: "only one FILE may be given (got \"\(options.file!)\" and \"\(argument)\")"
+          )
         }
         options.file = argument
         continue
@@ -58,7 +60,9 @@ struct EditorOptions: Equatable {
       case "--no-color": options.noColor = true
       case "--help", "-h": options.showHelp = true
       case "-e":
-        guard let command = remaining.popFirst() else { throw UsageError(description: "-e needs a COMMAND") }
+        guard let command = remaining.popFirst() else {
+          throw UsageError(description: "-e needs a COMMAND")
+        }
         options.commands.append(command)
       default:
         throw UsageError(description: "unknown option \"\(argument)\"")

@@ -19,7 +19,8 @@ extension EditorSession {
     let candidates: [String]
     if position == 0 {
       candidates = CommandTable.allNames
-    } else if let kind = CommandTable.command(named: words[0])?.configuration.kind(at: position - 1) {
+    } else if let kind = CommandTable.command(named: words[0])?.configuration.kind(at: position - 1)
+    {
       candidates = self.candidates(kind, completing: word)
     } else {
       candidates = []
@@ -51,7 +52,8 @@ extension EditorSession {
       paths += contentKeys.map { "contents.\(index).\($0)" }
     }
     for op in CollectionOperator.allCases {
-      paths += op == .count ? ["contents.@count"] : contentKeys.map { "contents.\(op.rawValue).\($0)" }
+      paths +=
+        op == .count ? ["contents.@count"] : contentKeys.map { "contents.\(op.rawValue).\($0)" }
     }
     return paths
   }
@@ -78,10 +80,14 @@ extension EditorSession {
     let prefix = word.lastIndex(of: "/").map { String(word[...$0]) } ?? ""
     let start = String(word.dropFirst(prefix.count))
     let directory = resolve(prefix.isEmpty ? "." : prefix)
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-    return names.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.map { name in
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return []
+    }
+    return names.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.map
+    { name in
       var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory)
+      let exists = FileManager.default.fileExists(
+        atPath: directory + "/" + name, isDirectory: &isDirectory)
       return prefix + name + (exists && isDirectory.boolValue ? "/" : "")
     }
   }

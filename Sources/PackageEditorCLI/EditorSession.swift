@@ -87,7 +87,9 @@ final class EditorSession {
   }
 
   /// Runs a change of the contents, turning its error into one that names the command.
-  func contentChange(_ command: String, _ body: () throws(PackageError) -> Void) throws(CommandError) {
+  func contentChange(_ command: String, _ body: () throws(PackageError) -> Void)
+    throws(CommandError)
+  {
     do {
       try body()
     } catch {

@@ -17,12 +17,15 @@ enum Tokenizer {
       switch self {
       case .unbalancedQuote: return "unbalanced quote: a quoted value needs a closing \""
       case .unknownEscape(let character):
-        return "unknown escape \\\(character) in a quoted value (use \\\", \\\\, \\n, \\r, \\t or \\u{…})"
+        return
+          "unknown escape \\\(character) in a quoted value (use \\\", \\\\, \\n, \\r, \\t or \\u{…})"
       case .badUnicodeEscape(let text):
-        return "bad escape \\u\(text) in a quoted value (write a Unicode scalar in hexadecimal: \\u{1F600})"
+        return
+          "bad escape \\u\(text) in a quoted value (write a Unicode scalar in hexadecimal: \\u{1F600})"
       case .controlCharacter(let scalar):
         let code = String(scalar.value, radix: 16, uppercase: true)
-        return "the line contains a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))"
+        return
+          "the line contains a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))"
       }
     }
   }
@@ -47,7 +50,8 @@ enum Tokenizer {
         if text == "{" { continue }
         guard text.first == "{", text.count <= 10 else { throw .badUnicodeEscape(text) }
         guard character == "}" else { continue }
-        guard let value = UInt32(text.dropFirst().dropLast(), radix: 16), let scalar = Unicode.Scalar(value)
+        guard let value = UInt32(text.dropFirst().dropLast(), radix: 16),
+          let scalar = Unicode.Scalar(value)
         else { throw .badUnicodeEscape(text) }
         current.append(scalar)
         unicodeEscape = nil

@@ -49,13 +49,17 @@ enum ValueText {
   /// `contents: insertion [2] new [Lamp ×1]`, `recipient.firstName: prior setting "A"`.
   static func change(_ keyPath: String, _ change: KeyValueChange<Any?>) -> String {
     var parts = [keyPath + ":", change.isPrior ? "prior \(change.kind)" : "\(change.kind)"]
-    if let indexes = change.indexes { parts.append("[" + indexes.map(String.init).joined(separator: ", ") + "]") }
+    if let indexes = change.indexes {
+      parts.append("[" + indexes.map(String.init).joined(separator: ", ") + "]")
+    }
     if change.kind == .setting && !change.isPrior {
       if let old = change.oldValue { parts.append(quoted(old)) }
       if change.oldValue != nil || change.newValue != nil { parts.append("->") }
       if let new = change.newValue { parts.append(quoted(new)) }
     } else {
-      if let old = change.oldValue { parts.append(change.kind == .setting ? quoted(old) : "old " + quoted(old)) }
+      if let old = change.oldValue {
+        parts.append(change.kind == .setting ? quoted(old) : "old " + quoted(old))
+      }
       if let new = change.newValue { parts.append("new " + quoted(new)) }
     }
     return parts.joined(separator: " ")

@@ -55,7 +55,9 @@ public final class ChangeHistory {
 
   /// Runs `body`; everything it changes is one step (nothing, if it changes nothing). Groups
   /// nest: the outermost one makes the step.
-  public func group<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+  public func group<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure)
+    -> Result
+  {
     groupDepth += 1
     if groupDepth == 1 { openGroup = [] }
     defer {
@@ -133,20 +135,23 @@ public final class ChangeHistory {
     watched = []
     var seen = Set<ObjectIdentifier>()
     watch(root, seen: &seen)
-    previous.forEach { $0.tokens.forEach { $0.invalidate() } }
+    for token in previous.flatMap(\.tokens) { token.invalidate() }
   }
 
   private func watch(_ object: any KeyValueObservable, seen: inout Set<ObjectIdentifier>) {
     guard seen.insert(ObjectIdentifier(object)).inserted else { return }
     var tokens: [ObservationToken] = []
     for key in keys(of: object) where key.role != .derived {
-      let token = try? object.observe(key.name, options: [.old, .new]) { [weak self, weak object] change in
+      let token = try? object.observe(key.name, options: [.old, .new]) {
+        [weak self, weak object] change in
         guard let self, let object else { return }
         self.record(RecordedChange(object: object, key: key.name, change: change))
         if key.role == .toOne { self.rewire() }
       }
       if let token { tokens.append(token) }
-      if key.role == .toOne, let related = (try? object.value(forKeyPath: key.name)) as? any KeyValueObservable {
+      if key.role == .toOne,
+        let related = (try? object.value(forKeyPath: key.name)) as? any KeyValueObservable
+      {
         watch(related, seen: &seen)
       }
     }
@@ -172,9 +177,11 @@ private struct RecordedChange {
     case .setting: try? object.setValue(change.oldValue ?? nil, forKeyPath: key)
     case .insertion: try? object.mutateToMany(.removal, forKeyPath: key, at: indexes)
     case .removal:
-      try? object.mutateToMany(.insertion, forKeyPath: key, at: indexes, elements: elements(change.oldValue))
+      try? object.mutateToMany(
+        .insertion, forKeyPath: key, at: indexes, elements: elements(change.oldValue))
     case .replacement:
-      try? object.mutateToMany(.replacement, forKeyPath: key, at: indexes, elements: elements(change.oldValue))
+      try? object.mutateToMany(
+        .replacement, forKeyPath: key, at: indexes, elements: elements(change.oldValue))
     }
   }
 
@@ -185,10 +192,12 @@ private struct RecordedChange {
     switch change.kind {
     case .setting: try? object.setValue(change.newValue ?? nil, forKeyPath: key)
     case .insertion:
-      try? object.mutateToMany(.insertion, forKeyPath: key, at: indexes, elements: elements(change.newValue))
+      try? object.mutateToMany(
+        .insertion, forKeyPath: key, at: indexes, elements: elements(change.newValue))
     case .removal: try? object.mutateToMany(.removal, forKeyPath: key, at: indexes)
     case .replacement:
-      try? object.mutateToMany(.replacement, forKeyPath: key, at: indexes, elements: elements(change.newValue))
+      try? object.mutateToMany(
+        .replacement, forKeyPath: key, at: indexes, elements: elements(change.newValue))
     }
   }
 }

@@ -23,7 +23,9 @@ extension FileSystem {
     var info = stat()
     let exists = lstat(target, &info) == 0
     if exists {
-      guard isRegular(info.st_mode) else { throw Failure("it is \(kind(info.st_mode)), not a regular file") }
+      guard isRegular(info.st_mode) else {
+        throw Failure("it is \(kind(info.st_mode)), not a regular file")
+      }
       guard info.st_mode & 0o222 != 0 else { throw Failure("the file is read-only") }
       guard access(target, W_OK) == 0 else { throw Failure(reason(errno)) }
       if info.st_nlink > 1 { return try writeInPlace(bytes, to: target) }
@@ -61,10 +63,14 @@ extension FileSystem {
 
   /// Creates a new, empty temporary file in the directory of `target` with `mode` (less the
   /// umask); returns its descriptor and name.
-  private static func createTemporary(nextTo target: String, mode: mode_t) throws(Failure) -> (Int32, String) {
+  private static func createTemporary(nextTo target: String, mode: mode_t) throws(Failure) -> (
+    Int32, String
+  ) {
     let directory = directoryPrefix(of: target)
     for _ in 0..<16 {
-      let name = directory + ".package-editor-" + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+      let name =
+        directory + ".package-editor-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        + ".tmp"
       let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
       if descriptor >= 0 { return (descriptor, name) }
       guard errno == EEXIST else {

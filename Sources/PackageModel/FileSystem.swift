@@ -28,7 +28,9 @@ enum FileSystem {
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw Failure(reason(errno)) }
-    guard isRegular(info.st_mode) else { throw Failure("it is \(kind(info.st_mode)), not a regular file") }
+    guard isRegular(info.st_mode) else {
+      throw Failure("it is \(kind(info.st_mode)), not a regular file")
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

@@ -7,14 +7,18 @@ import KVOLite
 /// notify insertions and removals with their indexes. `summary` is derived from everything it
 /// shows and notifies whenever any of it changes.
 public final class Package: KeyValueObservable, @unchecked Sendable {
+  /// The registrar that keeps this object's observations (``KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
+  /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<Package> = [
     .toOne("recipient", \.recipient),
     .toOne("sender", \.sender),
     .toMany("contents", \.contents),
     .derived(
       "summary", \.summary,
-      affectedBy: ["recipient.fullName", "recipient.postalAddress.street", "sender.fullName", "contents"]),
+      affectedBy: [
+        "recipient.fullName", "recipient.postalAddress.street", "sender.fullName", "contents",
+      ]),
   ]
 
   /// Who receives the package.
@@ -25,7 +29,9 @@ public final class Package: KeyValueObservable, @unchecked Sendable {
   @Observed public var contents: [PackageContent]
 
   /// Creates a package.
-  public init(recipient: Person = Person(), sender: Person = Person(), contents: [PackageContent] = []) {
+  public init(
+    recipient: Person = Person(), sender: Person = Person(), contents: [PackageContent] = []
+  ) {
     self.recipient = recipient
     self.sender = sender
     self.contents = contents

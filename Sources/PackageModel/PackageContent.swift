@@ -5,8 +5,11 @@ import KVOLite
 ///
 /// Its keys (`title`, `quantity`, `weight`) are readable by key-value coding
 /// (`contents.0.title`) and never change. Thread-safe (immutable).
-public final class PackageContent: KeyValueObservable, Sendable, Equatable, CustomStringConvertible {
+public final class PackageContent: KeyValueObservable, Sendable, Equatable, CustomStringConvertible
+{
+  /// The registrar that keeps this object's observations (``KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
+  /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<PackageContent> = [
     .attribute("title", \.title),
     .attribute("quantity", \.quantity),
@@ -58,6 +61,7 @@ public final class PackageContent: KeyValueObservable, Sendable, Equatable, Cust
   /// `Books ×2`, or `Mug` for a single piece.
   public var description: String { quantity == 1 ? title : "\(title) ×\(quantity)" }
 
+  /// Whether the two are equal.
   public static func == (lhs: PackageContent, rhs: PackageContent) -> Bool {
     lhs.title == rhs.title && lhs.quantity == rhs.quantity && lhs.grams == rhs.grams
   }

@@ -13,20 +13,30 @@ public struct PackageDocument: Codable, Equatable, Sendable {
   /// The format this version writes and reads.
   public static let currentFormat = 1
 
+  /// A postal address as the file stores it.
   public struct Address: Codable, Equatable, Sendable {
+    /// The address lines, as ``PostalAddress`` has them.
     public var street, city, postalCode, country: String
   }
 
+  /// A person as the file stores them: the recipient or the sender.
   public struct Party: Codable, Equatable, Sendable {
+    /// The person's names.
     public var firstName, lastName: String
+    /// The person's address.
     public var postalAddress: Address
   }
 
+  /// One content line as the file stores it; the weight is per piece, in kilograms.
   public struct Content: Codable, Equatable, Sendable {
+    /// What the line holds.
     public var title: String
+    /// How many pieces (checked against ``PackageContent``'s limits when loaded).
     public var quantity: Int
+    /// The weight of one piece, in kilograms.
     public var weight: Double
 
+    /// A content line; nothing is checked until the document is loaded into a ``Package``.
     public init(title: String, quantity: Int, weight: Double) {
       self.title = title
       self.quantity = quantity
@@ -47,16 +57,21 @@ public struct PackageDocument: Codable, Equatable, Sendable {
       }
       guard number == number.rounded(), let whole = Int(exactly: number) else {
         throw DecodingError.dataCorruptedError(
-          forKey: .quantity, in: container, debugDescription: "a quantity must be a whole number, not \(number)")
+          forKey: .quantity, in: container,
+          debugDescription: "a quantity must be a whole number, not \(number)")
       }
       quantity = whole
       weight = try container.decode(Double.self, forKey: .weight)
     }
   }
 
+  /// The file format: ``currentFormat`` when written; other formats are refused when read.
   public var format: Int
+  /// Who the package goes to.
   public var recipient: Party
+  /// Who sends the package.
   public var sender: Party
+  /// The content lines, in order.
   public var contents: [Content]
 
   /// The document of `package` as it is now.
@@ -64,7 +79,9 @@ public struct PackageDocument: Codable, Equatable, Sendable {
     format = PackageDocument.currentFormat
     recipient = Party(package.recipient)
     sender = Party(package.sender)
-    contents = package.contents.map { Content(title: $0.title, quantity: $0.quantity, weight: $0.weight) }
+    contents = package.contents.map {
+      Content(title: $0.title, quantity: $0.quantity, weight: $0.weight)
+    }
   }
 
   /// The JSON bytes of the document.
@@ -76,7 +93,9 @@ public struct PackageDocument: Codable, Equatable, Sendable {
   }
 
   /// Decodes and validates a whole document from its bytes; see ``decode(_:path:)-(Data,_)``.
-  public static func decode(_ bytes: [UInt8], path: String) throws(PackageFileError) -> PackageDocument {
+  public static func decode(_ bytes: [UInt8], path: String) throws(PackageFileError)
+    -> PackageDocument
+  {
     try decode(Data(bytes), path: path)
   }
 
@@ -84,12 +103,14 @@ public struct PackageDocument: Codable, Equatable, Sendable {
   /// - Throws: ``PackageFileError`` naming the problem (not JSON, unsupported format, missing
   ///   field, wrong type, invalid value).
   ///   A key given twice in one object is refused (JSON decoders keep one silently).
-  public static func decode(_ data: Data, path: String) throws(PackageFileError) -> PackageDocument {
+  public static func decode(_ data: Data, path: String) throws(PackageFileError) -> PackageDocument
+  {
     switch JSONKeyCheck.check(Array(data)) {
     case .duplicateKey(let key, let object)?:
       throw .duplicateKey(path: path, field: object.isEmpty ? key : object + "." + key)
     case .tooDeep?:
-      throw .notJSON(path: path, reason: "nested more than \(JSONKeyCheck.maximumDepth) levels deep")
+      throw .notJSON(
+        path: path, reason: "nested more than \(JSONKeyCheck.maximumDepth) levels deep")
     case nil: break
     }
     let decoder = JSONDecoder()
@@ -112,14 +133,21 @@ public struct PackageDocument: Codable, Equatable, Sendable {
 
   /// Builds the model objects; the document must be valid.
   func makeParts() -> (recipient: Person, sender: Person, contents: [PackageContent]) {
-    (recipient.person(), sender.person(), contents.map { try! PackageContent(title: $0.title, quantity: $0.quantity, weight: $0.weight) })
+    (
+      recipient.person(), sender.person(),
+      contents.map {
+        try! PackageContent(title: $0.title, quantity: $0.quantity, weight: $0.weight)
+      }
+    )
   }
 
   private func validate(path: String) throws(PackageFileError) {
     var parts: [PackageContent] = []
     for (index, content) in contents.enumerated() {
       do {
-        parts.append(try PackageContent(title: content.title, quantity: content.quantity, weight: content.weight))
+        parts.append(
+          try PackageContent(
+            title: content.title, quantity: content.quantity, weight: content.weight))
       } catch {
         let field: String
         switch error {
@@ -127,11 +155,13 @@ public struct PackageDocument: Codable, Equatable, Sendable {
         case .quantityTooSmall, .quantityTooLarge: field = "quantity"
         default: field = "weight"
         }
-        throw .invalidValue(path: path, field: "contents[\(index)].\(field)", reason: error.description)
+        throw .invalidValue(
+          path: path, field: "contents[\(index)].\(field)", reason: error.description)
       }
     }
     guard PackageSummary.Totals.checked(parts) != nil else {
-      throw .invalidValue(path: path, field: "contents", reason: PackageError.totalsTooLarge.description)
+      throw .invalidValue(
+        path: path, field: "contents", reason: PackageError.totalsTooLarge.description)
     }
   }
 
@@ -153,9 +183,11 @@ public struct PackageDocument: Codable, Equatable, Sendable {
     case .valueNotFound(let type, let context):
       return .wrongType(path: path, field: field(context.codingPath), expected: expected(type))
     case .dataCorrupted(let context) where context.codingPath.isEmpty:
-      return .notJSON(path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
+      return .notJSON(
+        path: path, reason: context.underlyingError.map { "\($0)" } ?? context.debugDescription)
     case .dataCorrupted(let context):
-      return .invalidValue(path: path, field: field(context.codingPath), reason: context.debugDescription)
+      return .invalidValue(
+        path: path, field: field(context.codingPath), reason: context.debugDescription)
     @unknown default:
       return .notJSON(path: path, reason: "\(error)")
     }

@@ -18,6 +18,7 @@ public enum PackageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// There is no content at `index` among `count`.
   case noContent(index: Int, count: Int)
 
+  /// A readable description, as printed.
   public var description: String {
     switch self {
     case .emptyTitle:
@@ -25,13 +26,16 @@ public enum PackageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .quantityTooSmall(let quantity):
       return "a content's quantity must be at least 1, not \(quantity)"
     case .quantityTooLarge(let quantity):
-      return "a content's quantity must be at most \(PackageContent.maximumQuantity), not \(quantity)"
+      return
+        "a content's quantity must be at most \(PackageContent.maximumQuantity), not \(quantity)"
     case .invalidWeight(let weight):
-      return "a content's weight must be a number of kilograms from 0 to \(Int(PackageContent.maximumWeight)), not \(weight)"
+      return
+        "a content's weight must be a number of kilograms from 0 to \(Int(PackageContent.maximumWeight)), not \(weight)"
     case .weightNotWholeGrams(let weight):
       return "a content's weight is kept to the gram (at most 3 decimals), not \(weight)"
     case .totalsTooLarge:
-      return "the package's totals would pass their limits (\(PackageSummary.Totals.maximumPieces) pieces, \(PackageSummary.Totals.maximumGrams / 1000) kg)"
+      return
+        "the package's totals would pass their limits (\(PackageSummary.Totals.maximumPieces) pieces, \(PackageSummary.Totals.maximumGrams / 1000) kg)"
     case .noContent(let index, let count):
       return "there is no content at index \(index) (the package has \(count))"
     }

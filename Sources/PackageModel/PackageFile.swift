@@ -17,7 +17,9 @@ public enum PackageFile {
   ///
   /// - Parameter naming: How errors name the file (by default `path`).
   /// - Throws: ``PackageFileError/unwritable(path:reason:)``.
-  public static func save(_ package: Package, to path: String, naming name: String? = nil) throws(PackageFileError) {
+  public static func save(_ package: Package, to path: String, naming name: String? = nil)
+    throws(PackageFileError)
+  {
     do {
       try FileSystem.writeAtomically(Array(PackageDocument(package).encoded()), to: path)
     } catch {
@@ -30,7 +32,9 @@ public enum PackageFile {
   ///
   /// - Parameter naming: How errors name the file (by default `path`).
   /// - Throws: ``PackageFileError`` naming the problem.
-  public static func read(_ path: String, naming name: String? = nil) throws(PackageFileError) -> PackageDocument {
+  public static func read(_ path: String, naming name: String? = nil) throws(PackageFileError)
+    -> PackageDocument
+  {
     let bytes: [UInt8]
     do {
       bytes = try FileSystem.read(path)
@@ -42,7 +46,8 @@ public enum PackageFile {
 
   /// Like ``read(_:naming:)``, but `nil` when nothing is at `path` (a file to be created by
   /// the first save; a dangling symbolic link counts as nothing).
-  public static func readIfPresent(_ path: String, naming name: String? = nil) throws(PackageFileError)
+  public static func readIfPresent(_ path: String, naming name: String? = nil)
+    throws(PackageFileError)
     -> PackageDocument?
   {
     let present: Bool

@@ -18,6 +18,7 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
   /// A field has a value the model refuses.
   case invalidValue(path: String, field: String, reason: String)
 
+  /// A readable description, as printed.
   public var description: String {
     switch self {
     case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
@@ -28,7 +29,8 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
     case .missingField(let path, let field): "\(path) lacks the field \"\(field)\""
     case .wrongType(let path, let field, let expected): "\(path): \"\(field)\" must be \(expected)"
     case .duplicateKey(let path, let field): "\(path): \"\(field)\" is given twice"
-    case .invalidValue(let path, let field, let reason): "\(path): \"\(field)\" is invalid: \(reason)"
+    case .invalidValue(let path, let field, let reason):
+      "\(path): \"\(field)\" is invalid: \(reason)"
     }
   }
 }

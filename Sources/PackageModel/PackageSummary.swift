@@ -34,7 +34,8 @@ public struct PackageSummary: Sendable, Equatable {
     if totals.lines == 0 {
       itemsPart = "no items"
     } else {
-      var lines = firstItems.prefix(PackageSummary.shownItems).map(\.description).joined(separator: ", ")
+      var lines = firstItems.prefix(PackageSummary.shownItems).map(\.description).joined(
+        separator: ", ")
       if totals.lines > PackageSummary.shownItems {
         lines += ", +\(totals.lines - PackageSummary.shownItems) more"
       }
@@ -59,8 +60,11 @@ public struct PackageSummary: Sendable, Equatable {
     /// The most a package may weigh, in grams: 10¹⁵ (a billion tonnes).
     public static let maximumGrams = 1_000_000_000_000_000
 
+    /// The number of content lines.
     public private(set) var lines = 0
+    /// The number of pieces, summed over the lines (at most ``maximumPieces``).
     public private(set) var pieces = 0
+    /// The total weight in grams, exact (at most ``maximumGrams``).
     public private(set) var grams = 0
 
     /// The total weight in kilograms.

@@ -125,7 +125,8 @@ public final class PackageViewModel: ObservableObject {
     switch keyPath {
     case "recipient.firstName" where firstName != text: firstName = text
     case "recipient.lastName" where lastName != text: lastName = text
-    case "recipient.postalAddress.street" where street.wrappedValue != text: street.wrappedValue = text
+    case "recipient.postalAddress.street" where street.wrappedValue != text:
+      street.wrappedValue = text
     default: try package.setValue(fromText: text, forKeyPath: keyPath)
     }
   }
@@ -136,7 +137,8 @@ public final class PackageViewModel: ObservableObject {
   /// - Throws: ``PackageError`` for an invalid title, quantity or weight, or
   ///   ``PackageError/totalsTooLarge`` if the package's totals would pass their limits; nothing
   ///   is added.
-  public func addContent(title: String, quantity: Int = 1, weight: Double = 0) throws(PackageError) {
+  public func addContent(title: String, quantity: Int = 1, weight: Double = 0) throws(PackageError)
+  {
     let content = try PackageContent(title: title, quantity: quantity, weight: weight)
     try checkTotals(adding: content)
     contents.append(content)

@@ -5,7 +5,9 @@ import KVOLite
 /// Thread safety: every stored property is ``Observed``, so reads and writes are safe from any
 /// thread. `fullName` is derived from the first and last names.
 public final class Person: KeyValueObservable, @unchecked Sendable {
+  /// The registrar that keeps this object's observations (``KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
+  /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<Person> = [
     .attribute("firstName", \.firstName),
     .attribute("lastName", \.lastName),
@@ -21,7 +23,9 @@ public final class Person: KeyValueObservable, @unchecked Sendable {
   @Observed public var postalAddress: PostalAddress
 
   /// Creates a person.
-  public init(firstName: String = "", lastName: String = "", postalAddress: PostalAddress = PostalAddress()) {
+  public init(
+    firstName: String = "", lastName: String = "", postalAddress: PostalAddress = PostalAddress()
+  ) {
     self.firstName = firstName
     self.lastName = lastName
     self.postalAddress = postalAddress

@@ -4,7 +4,9 @@ import KVOLite
 ///
 /// Thread safety: every property is ``Observed``, so reads and writes are safe from any thread.
 public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
+  /// The registrar that keeps this object's observations (``KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
+  /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<PostalAddress> = [
     .attribute("street", \.street),
     .attribute("city", \.city),
@@ -22,7 +24,8 @@ public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
   @Observed public var country: String
 
   /// Creates an address; every part defaults to empty.
-  public init(street: String = "", city: String = "", postalCode: String = "", country: String = "") {
+  public init(street: String = "", city: String = "", postalCode: String = "", country: String = "")
+  {
     self.street = street
     self.city = city
     self.postalCode = postalCode

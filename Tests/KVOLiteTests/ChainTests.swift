@@ -3,7 +3,8 @@ import Testing
 
 @Suite("Key path chains")
 struct ChainTests {
-  @Test("a change at any level gives one notification, old through the old chain, new through the new")
+  @Test(
+    "a change at any level gives one notification, old through the old chain, new through the new")
   func oneNotificationPerLevel() throws {
     let parcel = Parcel(recipient: Person(address: Address(street: "1 Main")))
     let log = Log<String>()
@@ -14,7 +15,8 @@ struct ChainTests {
     parcel.recipient.address = Address(street: "3 High")
     parcel.recipient = Person(address: Address(street: "4 Low"))
     parcel.recipient.address.street = "5 Far"
-    #expect(log.all == ["1 Main -> 2 Side", "2 Side -> 3 High", "3 High -> 4 Low", "4 Low -> 5 Far"])
+    #expect(
+      log.all == ["1 Main -> 2 Side", "2 Side -> 3 High", "3 High -> 4 Low", "4 Low -> 5 Far"])
     _ = token
   }
 
@@ -100,7 +102,8 @@ struct ChainTests {
   func priorThroughChain() throws {
     let parcel = Parcel(recipient: Person(address: Address(street: "x")))
     let log = Log<String>()
-    let token = parcel.observe(\.recipient.address.street, options: [.prior, .old, .new]) { _, change in
+    let token = parcel.observe(\.recipient.address.street, options: [.prior, .old, .new]) {
+      _, change in
       log.append("\(change)")
     }
     parcel.recipient.address = Address(street: "y")

@@ -22,7 +22,9 @@ private final class Recorder: KeyValueObserver {
 
 @Suite("The classic observer API and observing several key paths")
 struct ClassicObserverTests {
-  @Test("addObserver delivers to observeValue with the key path, the object, the options and the context")
+  @Test(
+    "addObserver delivers to observeValue with the key path, the object, the options and the context"
+  )
   func delivers() throws {
     let person = Person(firstName: "A")
     let recorder = Recorder()
@@ -69,12 +71,17 @@ struct ClassicObserverTests {
   func removalInsideCallback() throws {
     let person = Person(firstName: "A")
     let recorder = Recorder()
-    recorder.onChange = { object, _ in (object as? Person)?.removeObserver(recorder, forKeyPath: "firstName") }
+    recorder.onChange = { object, _ in
+      (object as? Person)?.removeObserver(recorder, forKeyPath: "firstName")
+    }
     try person.addObserver(recorder, forKeyPath: "firstName", options: [.new])
     person.firstName = "B"
     person.firstName = "C"
     #expect(recorder.received == ["firstName -->B"])
-    #expect(throws: KeyValueError.unknownKey(key: "frstName", type: "Person", path: "", suggestion: "firstName")) {
+    #expect(
+      throws: KeyValueError.unknownKey(
+        key: "frstName", type: "Person", path: "", suggestion: "firstName")
+    ) {
       try person.addObserver(recorder, forKeyPath: "frstName")
     }
   }
@@ -100,7 +107,9 @@ struct ClassicObserverTests {
   func several() throws {
     let person = Person(firstName: "A")
     var seen: [String] = []
-    let token = try person.observe(["firstName", "address.street", "fullName"], options: [.new, .initial]) { path, change in
+    let token = try person.observe(
+      ["firstName", "address.street", "fullName"], options: [.new, .initial]
+    ) { path, change in
       seen.append("\(path)=\(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
     }
     #expect(seen == ["firstName=A", "address.street=", "fullName=A "])
@@ -117,7 +126,9 @@ struct ClassicObserverTests {
   func severalAllOrNothing() throws {
     let person = Person(firstName: "A")
     var seen = 0
-    #expect(throws: KeyValueError.unknownKey(key: "nme", type: "Person", path: "", suggestion: "age")) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "nme", type: "Person", path: "", suggestion: "age")
+    ) {
       _ = try person.observe(["firstName", "nme"], options: [.initial]) { _, _ in seen += 1 }
     }
     person.firstName = "B"

@@ -31,7 +31,9 @@ struct DeliveryOrderTests {
     _ = (t1, t2, t3, t4)
   }
 
-  @Test("a change made inside a callback is delivered at once, depth-first, then the outer delivery continues")
+  @Test(
+    "a change made inside a callback is delivered at once, depth-first, then the outer delivery continues"
+  )
   func reentrantChangeDepthFirst() throws {
     let person = Person()
     let log = Log<String>()

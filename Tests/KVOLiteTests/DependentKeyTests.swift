@@ -8,11 +8,13 @@ struct DependentKeyTests {
     let person = Person(firstName: "Ann")
     let log = Log<String>()
     let token = person.observe(\.fullName, options: [.old, .new, .prior]) { _, change in
-      log.append("\(change.isPrior ? "prior " : "")\(change.oldValue ?? "-") -> \(change.newValue ?? "-")")
+      log.append(
+        "\(change.isPrior ? "prior " : "")\(change.oldValue ?? "-") -> \(change.newValue ?? "-")")
     }
     person.lastName = "Lee"
     person.firstName = "Bo"
-    #expect(log.all == ["prior Ann  -> -", "Ann  -> Ann Lee", "prior Ann Lee -> -", "Ann Lee -> Bo Lee"])
+    #expect(
+      log.all == ["prior Ann  -> -", "Ann  -> Ann Lee", "prior Ann Lee -> -", "Ann Lee -> Bo Lee"])
     _ = token
   }
 
@@ -20,7 +22,9 @@ struct DependentKeyTests {
   func chainsAndDerivedThroughNil() throws {
     let order = Order()
     let log = Log<String>()
-    let token = order.observe(\.summary, options: [.new]) { _, change in log.append(change.newValue!) }
+    let token = order.observe(\.summary, options: [.new]) { _, change in
+      log.append(change.newValue!)
+    }
     let ann = Person(firstName: "Ann")
     order.customer = ann
     ann.lastName = "Lee"
@@ -48,8 +52,10 @@ struct DependentKeyTests {
   func cycles() throws {
     let order = Order()
     let log = Log<String>()
-    let tx = order.observe(\.x, options: [.new]) { _, change in log.append("x \(change.newValue!)") }
-    let ty = order.observe(\.y, options: [.new]) { _, change in log.append("y \(change.newValue!)") }
+    let tx = order.observe(\.x, options: [.new]) { _, change in log.append("x \(change.newValue!)")
+    }
+    let ty = order.observe(\.y, options: [.new]) { _, change in log.append("y \(change.newValue!)")
+    }
     order.base = 1
     #expect(log.all == ["x 2", "y 4"])
     _ = (tx, ty)
@@ -85,7 +91,9 @@ struct DependentKeyTests {
   @Test("an affecting path that does not resolve fails the registration")
   func badAffectingPath() {
     let broken = Broken()
-    #expect(throws: KeyValueError.unknownKey(key: "nope", type: "Broken", path: "", suggestion: nil)) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "nope", type: "Broken", path: "", suggestion: nil)
+    ) {
       _ = try broken.observe("derived") { _ in }
     }
     #expect(broken.observationRegistrar.triggerCount == 0)

@@ -42,26 +42,34 @@ struct DerivedToOneTests {
     #expect(try book.value(forKeyPath: "primary.name") as? String == "Bob")
     try book.setValue("Bea", forKeyPath: "primary.name")
     #expect(book.contacts[1].name == "Bea")
-    #expect(throws: KeyValueError.unknownKey(key: "nme", type: "Contact", path: "primary", suggestion: "name")) {
+    #expect(
+      throws: KeyValueError.unknownKey(
+        key: "nme", type: "Contact", path: "primary", suggestion: "name")
+    ) {
       try book.value(forKeyPath: "primary.nme")
     }
   }
 
-  @Test("an observation through it follows the derived object as its inputs change, and stops watching the old one")
+  @Test(
+    "an observation through it follows the derived object as its inputs change, and stops watching the old one"
+  )
   func observes() throws {
     let book = Book()
     let ann = Contact("Ann")
     let bob = Contact("Bob")
     var seen: [String] = []
     let token = try book.observe("primary.name", options: [.old, .new]) { change in
-      seen.append("\(change.oldValue.map { "\($0 ?? "nil")" } ?? "-") -> \(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
+      seen.append(
+        "\(change.oldValue.map { "\($0 ?? "nil")" } ?? "-") -> \(change.newValue.map { "\($0 ?? "nil")" } ?? "-")"
+      )
     }
     book.contacts = [ann, bob]
     ann.name = "Ann2"
     book.preferred = 1
     ann.name = "Ann3"  // no longer the primary: not seen
     bob.name = "Bob2"
-    _ = try book.mutableArrayValue(for: \.contacts).remove(at: 0)  // bob moves to 0; preferred 1 is out of range
+    // Bob moves to 0; the preferred index 1 is out of range.
+    _ = try book.mutableArrayValue(for: \.contacts).remove(at: 0)
     bob.name = "Bob3"  // not the primary any more
     #expect(seen == ["nil -> Ann", "Ann -> Ann2", "Ann2 -> Bob", "Bob -> Bob2", "Bob2 -> nil"])
     token.invalidate()

@@ -52,7 +52,8 @@ struct KeyPathErrorTests {
   @Test("an unknown key with nothing close has no suggestion")
   func unknownKeyNoSuggestion() {
     let parcel = Parcel()
-    let expected = KeyValueError.unknownKey(key: "zzzzzz", type: "Parcel", path: "", suggestion: nil)
+    let expected = KeyValueError.unknownKey(
+      key: "zzzzzz", type: "Parcel", path: "", suggestion: nil)
     #expect(throws: expected) { _ = try parcel.observe("zzzzzz") { _ in } }
     #expect(expected.description == #"Parcel has no key "zzzzzz""#)
   }
@@ -126,7 +127,8 @@ struct KeyPathErrorTests {
     }
     #expect(
       throws: KeyValueError.malformedKeyPath(
-        path: "items.0.title", reason: "an element of a to-many relationship cannot be observed by index")
+        path: "items.0.title",
+        reason: "an element of a to-many relationship cannot be observed by index")
     ) { _ = try order.observe("items.0.title") { _ in } }
     #expect(throws: KeyValueError.unknownOperator(operator: "@bogus", path: "items.@bogus")) {
       _ = try order.observe("items.@bogus") { _ in }

@@ -76,7 +76,8 @@ struct LifetimeTests {
     #expect(person.observationRegistrar.triggerCount == 0)
   }
 
-  @Test("the observation is registered before the initial callback; cancelling others in it is safe")
+  @Test(
+    "the observation is registered before the initial callback; cancelling others in it is safe")
   func cancelInsideInitial() throws {
     let person = Person()
     let log = Log<String>()
@@ -93,7 +94,9 @@ struct LifetimeTests {
     _ = token
   }
 
-  @Test("a chain observation sees a change made inside its initial callback, and nothing after invalidation")
+  @Test(
+    "a chain observation sees a change made inside its initial callback, and nothing after invalidation"
+  )
   func chainChangeInsideInitial() throws {
     let parcel = Parcel()
     let counter = Counter()
@@ -158,7 +161,8 @@ struct LifetimeTests {
     let token: ObservationToken
     do {
       let parcel = Parcel(
-        recipient: Person(address: Address(onDeinit: { released.increment() }), onDeinit: { released.increment() }),
+        recipient: Person(
+          address: Address(onDeinit: { released.increment() }), onDeinit: { released.increment() }),
         onDeinit: { released.increment() })
       token = parcel.observe(\.recipient.address.street, options: [.old, .new]) { _, _ in }
       parcel.recipient.address.street = "x"

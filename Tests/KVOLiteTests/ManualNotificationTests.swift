@@ -18,7 +18,9 @@ struct ManualNotificationTests {
   func initialStillFires() throws {
     let person = Person()
     let log = Log<KeyValueChange<Int>>()
-    let token = person.observe(\.manual, options: [.initial, .new]) { _, change in log.append(change) }
+    let token = person.observe(\.manual, options: [.initial, .new]) { _, change in
+      log.append(change)
+    }
     #expect(log.all == [KeyValueChange(kind: .setting, newValue: 0)])
     _ = token
   }
@@ -46,7 +48,8 @@ struct ManualNotificationTests {
     let parcel = Parcel()
     let log = Log<String>()
     let token = try parcel.observe("recipient.manual", options: [.old, .new]) { change in
-      log.append("\(change.oldValue.flatMap { $0 } ?? "-") -> \(change.newValue.flatMap { $0 } ?? "-")")
+      log.append(
+        "\(change.oldValue.flatMap { $0 } ?? "-") -> \(change.newValue.flatMap { $0 } ?? "-")")
     }
     try parcel.recipient.willChangeValue(forKey: "manual")
     parcel.recipient.manual = 3
@@ -112,10 +115,14 @@ struct ManualNotificationTests {
   @Test("manual notification of an undeclared or dotted key throws")
   func manualErrors() {
     let person = Person()
-    #expect(throws: KeyValueError.undeclaredKeyPath(keyPath: "from Person to Int", type: "Person")) {
+    #expect(throws: KeyValueError.undeclaredKeyPath(keyPath: "from Person to Int", type: "Person"))
+    {
       try person.willChangeValue(for: \.undeclared)
     }
-    #expect(throws: KeyValueError.malformedKeyPath(path: "address.street", reason: "manual notification takes a single key")) {
+    #expect(
+      throws: KeyValueError.malformedKeyPath(
+        path: "address.street", reason: "manual notification takes a single key")
+    ) {
       try person.didChangeValue(forKey: "address.street")
     }
   }

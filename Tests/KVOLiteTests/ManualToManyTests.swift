@@ -16,7 +16,9 @@ private final class Shelf: KeyValueObservable, @unchecked Sendable {
 @Suite("Manual notification of to-many changes")
 struct ManualToManyTests {
   /// Records every change of `books` as text: kind, indexes, old, new, prior.
-  private static func record(_ shelf: Shelf, options: ObservingOptions) -> (ObservationToken, () -> [String]) {
+  private static func record(_ shelf: Shelf, options: ObservingOptions) -> (
+    ObservationToken, () -> [String]
+  ) {
     var seen: [String] = []
     let token = shelf.observe(\.books, options: options) { _, change in
       var line = "\(change.kind) \(change.indexes.map { Array($0) } ?? [])"
@@ -28,7 +30,9 @@ struct ManualToManyTests {
     return (token, { seen })
   }
 
-  @Test("insertion, removal and replacement deliver their kind, indexes, and old/new as Foundation computes them")
+  @Test(
+    "insertion, removal and replacement deliver their kind, indexes, and old/new as Foundation computes them"
+  )
   func kinds() throws {
     let shelf = Shelf()
     let (token, seen) = Self.record(shelf, options: [.old, .new, .prior])
@@ -41,11 +45,12 @@ struct ManualToManyTests {
     try shelf.willChange(.replacement, valuesAt: [1], for: \.books)
     shelf.books = ["x", "B", "y"]
     try shelf.didChange(.replacement, valuesAt: [1], for: \.books)
-    #expect(seen() == [
-      "insertion [1, 3] prior", "insertion [1, 3] new [\"x\", \"y\"]",
-      "removal [0, 4] old [\"a\", \"c\"] prior", "removal [0, 4] old [\"a\", \"c\"]",
-      "replacement [1] old [\"b\"] prior", "replacement [1] old [\"b\"] new [\"B\"]",
-    ])
+    #expect(
+      seen() == [
+        "insertion [1, 3] prior", "insertion [1, 3] new [\"x\", \"y\"]",
+        "removal [0, 4] old [\"a\", \"c\"] prior", "removal [0, 4] old [\"a\", \"c\"]",
+        "replacement [1] old [\"b\"] prior", "replacement [1] old [\"b\"] new [\"B\"]",
+      ])
     withExtendedLifetime(token) {}
   }
 
@@ -54,7 +59,9 @@ struct ManualToManyTests {
     let shelf = Shelf()
     var seen: [String] = []
     let token = try shelf.observe("books", options: [.old, .new]) { change in
-      seen.append("\(change.kind) \(Array(change.indexes ?? [])) \(String(describing: change.oldValue ?? nil)) \(String(describing: change.newValue ?? nil))")
+      seen.append(
+        "\(change.kind) \(Array(change.indexes ?? [])) \(String(describing: change.oldValue ?? nil)) \(String(describing: change.newValue ?? nil))"
+      )
     }
     let count = try shelf.observe("books.@count", options: [.new]) { change in
       seen.append("count \(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
@@ -76,7 +83,9 @@ struct ManualToManyTests {
     #expect(throws: KeyValueError.notARelationship(key: "label", type: "Shelf", role: .attribute)) {
       try shelf.willChange(.insertion, valuesAt: [0], forKey: "label")
     }
-    #expect(throws: KeyValueError.self) { try shelf.willChange(.insertion, valuesAt: [0], forKey: "bogus") }
+    #expect(throws: KeyValueError.self) {
+      try shelf.willChange(.insertion, valuesAt: [0], forKey: "bogus")
+    }
     // A did-time whose indexes no longer fit finishes the pair without notifying.
     try shelf.willChange(.insertion, valuesAt: [5], for: \.books)
     #expect(throws: KeyValueError.indexOutOfRange(index: 5, count: 3, path: "books")) {

@@ -79,7 +79,8 @@ struct ObservingOptionsTests {
     person.firstName = "A"
     person.firstName = "A"
     #expect(
-      log.all == Array(repeating: KeyValueChange(kind: .setting, oldValue: "A", newValue: "A"), count: 2))
+      log.all
+        == Array(repeating: KeyValueChange(kind: .setting, oldValue: "A", newValue: "A"), count: 2))
     _ = token
   }
 
@@ -134,7 +135,8 @@ struct ObservingOptionsTests {
 
   @Test("options describe themselves")
   func optionsDescription() {
-    #expect(ObservingOptions([.new, .old, .initial, .prior]).description == "[initial, old, new, prior]")
+    #expect(
+      ObservingOptions([.new, .old, .initial, .prior]).description == "[initial, old, new, prior]")
     #expect(ObservingOptions().description == "[]")
   }
 }

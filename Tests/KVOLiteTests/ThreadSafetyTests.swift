@@ -45,7 +45,8 @@ struct ThreadSafetyTests {
     let news = all.map(\.new)
     #expect(Set(news).count == Self.workers * Self.rounds)
     // The values replaced are the initial one and every value set but the last one standing.
-    #expect(all.map(\.old).sorted() == (["initial"] + news.filter { $0 != person.firstName }).sorted())
+    #expect(
+      all.map(\.old).sorted() == (["initial"] + news.filter { $0 != person.firstName }).sorted())
     _ = token
   }
 
@@ -89,7 +90,8 @@ struct ThreadSafetyTests {
     _ = token
   }
 
-  @Test("concurrently replacing intermediates while setting leaves does not crash, deadlock or leak")
+  @Test(
+    "concurrently replacing intermediates while setting leaves does not crash, deadlock or leak")
   func replaceIntermediatesWhileSetting() throws {
     let released = Counter()
     let created = Counter()
@@ -103,13 +105,15 @@ struct ThreadSafetyTests {
         switch worker {
         case 0:
           created.increment()
-          parcel.recipient = Person(address: Address(street: "r\(round)"), onDeinit: { released.increment() })
+          parcel.recipient = Person(
+            address: Address(street: "r\(round)"), onDeinit: { released.increment() })
         case 1:
           parcel.recipient.address = Address(street: "a\(round)")
         case 2:
           parcel.recipient.address.street = "s\(round)"
         default:
-          let chain = try? parcel.observe("recipient.address.city", options: [.prior, .new]) { _ in }
+          let chain = try? parcel.observe("recipient.address.city", options: [.prior, .new]) { _ in
+          }
           parcel.recipient.address.city = "c\(round)"
           chain?.invalidate()
         }
@@ -181,15 +185,16 @@ struct ThreadSafetyTests {
       race(workers: 3) { worker in
         switch worker {
         case 0: holder.withLock { $0 = nil }
-        case 1: tokens.forEach { $0.invalidate() }
-        default: tokens.reversed().forEach { $0.invalidate() }
+        case 1: for token in tokens { token.invalidate() }
+        default: for token in tokens.reversed() { token.invalidate() }
         }
       }
     }
     #expect(released.count == Self.rounds / 10)
   }
 
-  @Test("publishers: concurrent sends reach every subscriber exactly once; concurrent cancels are safe")
+  @Test(
+    "publishers: concurrent sends reach every subscriber exactly once; concurrent cancels are safe")
   func publishers() throws {
     let subject = PassthroughSubject<Int, Never>()
     let first = Counter()

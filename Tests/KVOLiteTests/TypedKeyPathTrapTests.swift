@@ -29,7 +29,8 @@ struct TypedKeyPathTrapTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       message.contains(
-        #"KVOLite: cannot observe "plain" of Person is not an @Observed property, so it never notifies"#))
+        #"KVOLite: cannot observe "plain" of Person is not an @Observed property, so it never notifies"#
+      ))
   }
 
   @Test("a typed optional chain stops the program, pointing to string key paths")
@@ -60,6 +61,8 @@ struct TypedKeyPathTrapTests {
         _ = Person().publisher(for: \.undeclared)
       })
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains("key path from Person to Int is not made of keys declared in Person.observableKeys"))
+    #expect(
+      message.contains(
+        "key path from Person to Int is not made of keys declared in Person.observableKeys"))
   }
 }

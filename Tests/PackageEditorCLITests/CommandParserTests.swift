@@ -1,6 +1,7 @@
-@testable import PackageEditorCLI
 import KVOLite
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Command parser")
 struct CommandParserTests {
@@ -16,7 +17,9 @@ struct CommandParserTests {
       (["insert", "0", "Pen", "3"], InsertCommand(index: 0, title: "Pen", quantity: 3, weight: 0)),
       (["remove", "2"], RemoveCommand(index: 2)),
       (["watch", "x"], WatchCommand(keyPath: "x", options: [.old, .new])),
-      (["watch", "x", "initial", "prior"], WatchCommand(keyPath: "x", options: [.initial, .prior])),
+      (
+        ["watch", "x", "initial", "prior"], WatchCommand(keyPath: "x", options: [.initial, .prior])
+      ),
       (["unwatch", "all"], UnwatchCommand(keyPath: nil)),
       (["unwatch", "x"], UnwatchCommand(keyPath: "x")),
       (["save"], SaveCommand(file: nil)),
@@ -39,7 +42,10 @@ struct CommandParserTests {
       (["get"], "get: wrong arguments; usage: get <keyPath>"),
       (["undo", "2"], "undo: wrong arguments; usage: undo"),
       (["add", "Lamp", "two"], #"add: the quantity must be a whole number, not "two""#),
-      (["add", "Lamp", "1", "heavy"], #"add: the weight must be a number of kilograms, not "heavy""#),
+      (
+        ["add", "Lamp", "1", "heavy"],
+        #"add: the weight must be a number of kilograms, not "heavy""#
+      ),
       (["remove", "-1"], #"remove: the index must be a whole number, 0 or more, not "-1""#),
       (["insert", "x", "Pen"], #"insert: the index must be a whole number, 0 or more, not "x""#),
       (["watch", "x", "later"], #"watch: unknown option "later" (use initial, old, new, prior)"#),
@@ -59,18 +65,28 @@ struct CommandParserTests {
 
 @Suite("Command declarations")
 struct CommandDeclarationTests {
-  @Test("every name and alias is declared once, and help, completion and suggestions read the declarations")
+  @Test(
+    "every name and alias is declared once, and help, completion and suggestions read the declarations"
+  )
   func declarations() throws {
     #expect(Set(CommandTable.allNames).count == CommandTable.allNames.count)
     let help = try HelpText.text(for: nil)
     for command in CommandTable.commands {
       let configuration = command.configuration
-      #expect(help.contains { $0.hasPrefix("  " + configuration.usage) && $0.hasSuffix(configuration.summary) })
-      #expect(try HelpText.text(for: configuration.name) == ["usage: " + configuration.usage, configuration.summary])
+      #expect(
+        help.contains {
+          $0.hasPrefix("  " + configuration.usage) && $0.hasSuffix(configuration.summary)
+        })
+      #expect(
+        try HelpText.text(for: configuration.name) == [
+          "usage: " + configuration.usage, configuration.summary,
+        ])
       for name in configuration.names {
-        #expect(CommandTable.command(named: name).map(ObjectIdentifier.init) == ObjectIdentifier(command))
+        #expect(
+          CommandTable.command(named: name).map(ObjectIdentifier.init) == ObjectIdentifier(command))
         let session = EditorSession(package: .sample(), file: nil, output: CapturedOutput())
-        #expect(session.completions(for: String(name.prefix(name.count - 1))).candidates.contains(name))
+        #expect(
+          session.completions(for: String(name.prefix(name.count - 1))).candidates.contains(name))
       }
     }
     #expect(help.count == CommandTable.commands.count + 2)

@@ -1,12 +1,18 @@
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Command line")
 struct EditorOptionsTests {
   @Test("flags, a file and repeated -e commands")
   func valid() throws {
-    let options = try EditorOptions.parse(["f.json", "--batch", "--keep-going", "-e", "show", "-e", "quit", "--no-color"])
-    #expect(options == EditorOptions(file: "f.json", mode: .batch, keepGoing: true, commands: ["show", "quit"], noColor: true))
+    let options = try EditorOptions.parse([
+      "f.json", "--batch", "--keep-going", "-e", "show", "-e", "quit", "--no-color",
+    ])
+    #expect(
+      options
+        == EditorOptions(
+          file: "f.json", mode: .batch, keepGoing: true, commands: ["show", "quit"], noColor: true))
     #expect(try EditorOptions.parse(["--", "-odd-name.json"]).file == "-odd-name.json")
   }
 
@@ -19,7 +25,9 @@ struct EditorOptionsTests {
       (["a.json", "b.json"], #"only one FILE may be given (got "a.json" and "b.json")"#),
     ])
   func invalid(arguments: [String], message: String) {
-    #expect(throws: EditorOptions.UsageError(description: message)) { _ = try EditorOptions.parse(arguments) }
+    #expect(throws: EditorOptions.UsageError(description: message)) {
+      _ = try EditorOptions.parse(arguments)
+    }
   }
 
   @Test("bad usage exits with 64")
@@ -29,7 +37,11 @@ struct EditorOptionsTests {
 
   @Test("-e commands run instead of standard input")
   func commands() {
-    #expect(Editor.main(arguments: ["-e", "summary", "--batch"], environment: [:], inputIsTerminal: false) == 0)
-    #expect(Editor.main(arguments: ["-e", "bogus", "--batch"], environment: [:], inputIsTerminal: false) == 1)
+    #expect(
+      Editor.main(
+        arguments: ["-e", "summary", "--batch"], environment: [:], inputIsTerminal: false) == 0)
+    #expect(
+      Editor.main(arguments: ["-e", "bogus", "--batch"], environment: [:], inputIsTerminal: false)
+        == 1)
   }
 }

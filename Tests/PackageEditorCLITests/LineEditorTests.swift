@@ -1,14 +1,16 @@
 import Foundation
 import PackageModel
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Line editor")
 struct LineEditorTests {
   /// Feeds `bytes` to a fresh editor (through the key decoder); returns the editor and the
   /// outcomes that were not `.editing`.
   static func type(
-    _ bytes: String, history: [String] = [], completer: @escaping LineEditor.Completer = { _ in ("", []) }
+    _ bytes: String, history: [String] = [],
+    completer: @escaping LineEditor.Completer = { _ in ("", []) }
   ) -> (LineEditor, [LineEditor.Outcome]) {
     let store = History(file: nil)
     for line in history { store.add(line) }
@@ -25,14 +27,20 @@ struct LineEditorTests {
   @Test("the decoder reads characters, control keys and the common escape sequences, across reads")
   func decoder() {
     var decoder = KeyDecoder()
-    #expect(decoder.feed(Array("aé🙂\r\u{7F}\t\u{1}".utf8)) == [
-      .character("a"), .character("é"), .character("🙂"), .enter, .backspace, .tab, .control("a"),
-    ])
-    let arrows = "\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D\u{1B}[H\u{1B}[F\u{1B}OH\u{1B}OF\u{1B}[1~\u{1B}[4~\u{1B}[3~"
-    #expect(decoder.feed(Array(arrows.utf8)) == [.up, .down, .right, .left, .home, .end, .home, .end, .home, .end, .delete])
-    #expect(decoder.feed(Array("\u{1B}b\u{1B}f\u{1B}[1;5D\u{1B}[1;5C\u{1B}\u{7F}\u{1B}[99Z".utf8)) == [
-      .wordLeft, .wordRight, .wordLeft, .wordRight, .altBackspace, .unknown,
-    ])
+    #expect(
+      decoder.feed(Array("aé🙂\r\u{7F}\t\u{1}".utf8)) == [
+        .character("a"), .character("é"), .character("🙂"), .enter, .backspace, .tab, .control("a"),
+      ])
+    let arrows =
+      "\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D\u{1B}[H\u{1B}[F\u{1B}OH\u{1B}OF\u{1B}[1~\u{1B}[4~\u{1B}[3~"
+    #expect(
+      decoder.feed(Array(arrows.utf8)) == [
+        .up, .down, .right, .left, .home, .end, .home, .end, .home, .end, .delete,
+      ])
+    #expect(
+      decoder.feed(Array("\u{1B}b\u{1B}f\u{1B}[1;5D\u{1B}[1;5C\u{1B}\u{7F}\u{1B}[99Z".utf8)) == [
+        .wordLeft, .wordRight, .wordLeft, .wordRight, .altBackspace, .unknown,
+      ])
     // Split reads: an escape sequence and a UTF-8 character cut in two.
     #expect(decoder.feed([0x1B, 0x5B]) == [])
     #expect(decoder.feed([0x41, 0xF0, 0x9F]) == [.up])
@@ -70,8 +78,10 @@ struct LineEditorTests {
   func history() {
     let history = ["first", "second", "third"]
     #expect(Self.type("\u{1B}[A", history: history).0.buffer.text == "third")
-    #expect(Self.type("\u{1B}[A\u{1B}[A\u{1B}[A\u{1B}[A", history: history).0.buffer.text == "first")
-    #expect(Self.type("draft\u{1B}[A\u{1B}[A\u{1B}[B\u{1B}[B", history: history).0.buffer.text == "draft")
+    #expect(
+      Self.type("\u{1B}[A\u{1B}[A\u{1B}[A\u{1B}[A", history: history).0.buffer.text == "first")
+    #expect(
+      Self.type("draft\u{1B}[A\u{1B}[A\u{1B}[B\u{1B}[B", history: history).0.buffer.text == "draft")
     #expect(Self.type("\u{10}\u{10}\u{E}", history: history).0.buffer.text == "third")
     #expect(Self.type("\u{1B}[A\r", history: history).1 == [.submitted("third")])
     #expect(Self.type("\u{1B}[A").0.buffer.text == "")
@@ -83,8 +93,11 @@ struct LineEditorTests {
     let (editor, _) = Self.type("\u{12}set", history: history)
     #expect(editor.buffer.text == "set recipient.lastName B")
     #expect(editor.prompt("package> ") == "(reverse-i-search)'set': ")
-    #expect(Self.type("\u{12}set\u{12}", history: history).0.buffer.text == "set recipient.firstName A")
-    #expect(Self.type("\u{12}set\u{12}\u{12}", history: history).0.buffer.text == "set recipient.firstName A")
+    #expect(
+      Self.type("\u{12}set\u{12}", history: history).0.buffer.text == "set recipient.firstName A")
+    #expect(
+      Self.type("\u{12}set\u{12}\u{12}", history: history).0.buffer.text
+        == "set recipient.firstName A")
     #expect(Self.type("\u{12}summ\r", history: history).1 == [.submitted("get summary")])
     let (moved, _) = Self.type("\u{12}summ\u{1B}[DX", history: history)
     #expect(moved.buffer.text == "get summarXy" && moved.search == nil)
@@ -103,43 +116,67 @@ struct LineEditorTests {
     #expect(Self.type("rem\t", completer: completer).0.buffer.text == "remove ")
     #expect(Self.type("r\t", completer: completer).0.buffer.text == "re")
     #expect(Self.type("re\t", completer: completer).1 == [])
-    #expect(Self.type("re\t\t", completer: completer).1 == [.candidates(["recipient.", "remove", "redo"])])
+    #expect(
+      Self.type("re\t\t", completer: completer).1 == [
+        .candidates(["recipient.", "remove", "redo"])
+      ])
     #expect(Self.type("zz\t\t", completer: completer).1 == [])
   }
 
-  @Test("the renderer wraps long lines, places the cursor by display width, and redraws from the first row")
+  @Test(
+    "the renderer wraps long lines, places the cursor by display width, and redraws from the first row"
+  )
   func renderer() {
     var renderer = LineRenderer()
     var buffer = LineBuffer("abcdefgh")
-    #expect(renderer.draw(prompt: "> ", buffer: buffer, columns: 80) == "\r\u{1B}[J> abcdefgh\r\u{1B}[10C")
+    #expect(
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 80) == "\r\u{1B}[J> abcdefgh\r\u{1B}[10C"
+    )
     // 2 + 8 = 10 columns on a 4-column terminal: rows 0, 1, 2 (cursor at column 2 of row 2).
-    #expect(renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\r\u{1B}[J> abcdefgh\r\u{1B}[2C")
+    #expect(
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\r\u{1B}[J> abcdefgh\r\u{1B}[2C")
     #expect(renderer.cursorRow == 2)
     buffer.moveHome()
-    #expect(renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\u{1B}[2A\r\u{1B}[J> abcdefgh\u{1B}[2A\r\u{1B}[2C")
+    #expect(
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 4)
+        == "\u{1B}[2A\r\u{1B}[J> abcdefgh\u{1B}[2A\r\u{1B}[2C")
     #expect(renderer.cursorRow == 0)
     // Exactly full: the cursor is moved to the next row explicitly.
     var full = LineRenderer()
     #expect(full.draw(prompt: "> ", buffer: LineBuffer("ab"), columns: 4) == "\r\u{1B}[J> ab\r\n\r")
     // Wide characters take two columns.
     var wide = LineRenderer()
-    #expect(wide.draw(prompt: "", buffer: LineBuffer("日本x"), columns: 80) == "\r\u{1B}[J日本x\r\u{1B}[5C")
-    #expect(DisplayWidth.of("e\u{301}") == 1 && DisplayWidth.of("🙂") == 2 && DisplayWidth.of("👍🏽") == 2)
+    #expect(
+      wide.draw(prompt: "", buffer: LineBuffer("日本x"), columns: 80) == "\r\u{1B}[J日本x\r\u{1B}[5C")
+    #expect(
+      DisplayWidth.of("e\u{301}") == 1 && DisplayWidth.of("🙂") == 2 && DisplayWidth.of("👍🏽") == 2)
   }
 
-  @Test("completions from the session: commands, key paths by segment, indexes, operators, options, files")
+  @Test(
+    "completions from the session: commands, key paths by segment, indexes, operators, options, files"
+  )
   func sessionCompletions() throws {
     let directory = TemporaryDirectory()
-    try FileManager.default.createDirectory(atPath: directory.file("sub"), withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      atPath: directory.file("sub"), withIntermediateDirectories: false)
     try Data().write(to: URL(fileURLWithPath: directory.file("parcel.json")))
-    let session = EditorSession(package: .sample(), file: nil, output: CapturedOutput(), directory: directory.path)
+    let session = EditorSession(
+      package: .sample(), file: nil, output: CapturedOutput(), directory: directory.path)
     func complete(_ text: String) -> [String] { session.completions(for: text).candidates }
     #expect(complete("su") == ["summary"])
     #expect(complete("qu") == ["quit", "quit!"])
     #expect(complete("get recip") == ["recipient."])
     #expect(complete("set recipient.postal") == ["recipient.postalAddress."])
-    #expect(complete("get recipient.postalAddress.c") == ["recipient.postalAddress.city", "recipient.postalAddress.country"])
-    #expect(complete("get contents.") == ["contents.0.", "contents.1.", "contents.@avg.", "contents.@count", "contents.@distinctUnionOfArrays.", "contents.@distinctUnionOfObjects.", "contents.@max.", "contents.@min.", "contents.@sum.", "contents.@unionOfArrays.", "contents.@unionOfObjects."])
+    #expect(
+      complete("get recipient.postalAddress.c") == [
+        "recipient.postalAddress.city", "recipient.postalAddress.country",
+      ])
+    #expect(
+      complete("get contents.") == [
+        "contents.0.", "contents.1.", "contents.@avg.", "contents.@count",
+        "contents.@distinctUnionOfArrays.", "contents.@distinctUnionOfObjects.", "contents.@max.",
+        "contents.@min.", "contents.@sum.", "contents.@unionOfArrays.", "contents.@unionOfObjects.",
+      ])
     #expect(complete("get contents.@s") == ["contents.@sum."])
     #expect(complete("get contents.1.q") == ["contents.1.quantity"])
     #expect(complete("watch contents ") == ["initial", "new", "old", "prior"])
@@ -160,10 +197,13 @@ struct LineEditorTests {
     #expect(complete("frob ") == [])
   }
 
-  @Test("history: bounded, no repeats or blanks, kept in a file across runs, off when asked; unwritable is a warning")
+  @Test(
+    "history: bounded, no repeats or blanks, kept in a file across runs, off when asked; unwritable is a warning"
+  )
   func historyFile() throws {
     let directory = TemporaryDirectory()
-    #expect(History.file(in: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/package-editor/history")
+    #expect(
+      History.file(in: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/package-editor/history")
     #expect(History.file(in: ["HOME": "/h"]) == "/h/.local/state/package-editor/history")
     #expect(History.file(in: ["HOME": "/h", "PACKAGE_EDITOR_HISTORY": "off"]) == nil)
     #expect(History.file(in: [:]) == nil)
@@ -177,7 +217,9 @@ struct LineEditorTests {
     #expect(lines.count <= 2 * History.limit)
     let reloaded = History(file: file)
     #expect(reloaded.entries.count == History.limit)
-    #expect(reloaded.entries.first == "line \(2 * History.limit)" && reloaded.entries.last == "line \(3 * History.limit - 1)")
+    #expect(
+      reloaded.entries.first == "line \(2 * History.limit)"
+        && reloaded.entries.last == "line \(3 * History.limit - 1)")
     try Data().write(to: URL(fileURLWithPath: directory.file("blocker")))
     let blocked = History(file: directory.file("blocker/history"))
     #expect(blocked.add("x")?.hasPrefix("cannot write the history file") == true)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Line reader")
 struct LineReaderTests {
@@ -20,7 +21,8 @@ struct LineReaderTests {
 
   @Test("lines end with \\n or \\r\\n; the last needs no newline; empty lines are lines")
   func plain() throws {
-    #expect(try Self.lines(Array("a\r\nb\n\nc".utf8)) == [.text("a"), .text("b"), .text(""), .text("c")])
+    #expect(
+      try Self.lines(Array("a\r\nb\n\nc".utf8)) == [.text("a"), .text("b"), .text(""), .text("c")])
     #expect(try Self.lines(Array("a\n".utf8)) == [.text("a")])
     #expect(try Self.lines([]) == [])
   }
@@ -30,20 +32,24 @@ struct LineReaderTests {
     let long = [UInt8](repeating: UInt8(ascii: "x"), count: 300_000)
     let limit = LineReader.maximumLength
     let exact = [UInt8](repeating: UInt8(ascii: "y"), count: limit)
-    let lines = try Self.lines(long + Array("\nok\n".utf8) + exact + [0x0D, 0x0A] + exact + [0x79] + long)
-    #expect(lines == [
-      .invalid("the line is too long (300000 bytes; at most \(limit))"),
-      .text("ok"),
-      .text(String(repeating: "y", count: limit)),
-      .invalid("the line is too long (\(limit + 1 + 300_000) bytes; at most \(limit))"),
-    ])
+    let lines = try Self.lines(
+      long + Array("\nok\n".utf8) + exact + [0x0D, 0x0A] + exact + [0x79] + long)
+    #expect(
+      lines == [
+        .invalid("the line is too long (300000 bytes; at most \(limit))"),
+        .text("ok"),
+        .text(String(repeating: "y", count: limit)),
+        .invalid("the line is too long (\(limit + 1 + 300_000) bytes; at most \(limit))"),
+      ])
   }
 
   @Test("invalid UTF-8 is rejected, line by line")
   func invalidUTF8() throws {
-    #expect(try Self.lines([0x61, 0xFF, 0x0A, 0xC3, 0xA9, 0x0A, 0xED, 0xA0, 0x80]) == [
-      .invalid("the line is not valid UTF-8"), .text("é"), .invalid("the line is not valid UTF-8"),
-    ])
+    #expect(
+      try Self.lines([0x61, 0xFF, 0x0A, 0xC3, 0xA9, 0x0A, 0xED, 0xA0, 0x80]) == [
+        .invalid("the line is not valid UTF-8"), .text("é"),
+        .invalid("the line is not valid UTF-8"),
+      ])
   }
 
   @Test("a read error is reported, not taken for the end of input")
@@ -68,9 +74,13 @@ struct LineReaderTests {
   func readErrorEndsTheRun() {
     for interactive in [false, true] {
       let output = CapturedOutput()
-      let source = FailingSource([.text("set recipient.firstName Bea"), .failed("cannot read standard input: x"), .text("new")])
+      let source = FailingSource([
+        .text("set recipient.firstName Bea"), .failed("cannot read standard input: x"),
+        .text("new"),
+      ])
       let status = Editor.run(
-        options: EditorOptions(keepGoing: true), interactive: interactive, source: source, output: output,
+        options: EditorOptions(keepGoing: true), interactive: interactive, source: source,
+        output: output,
         directory: TemporaryDirectory().path)
       #expect(status == 1)
       #expect(output.stderr.first == "error: cannot read standard input: x")

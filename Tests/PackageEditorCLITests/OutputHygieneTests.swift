@@ -1,13 +1,16 @@
 import Foundation
 import PackageModel
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Output hygiene and numbers")
 struct OutputHygieneTests {
-  static let sample = "Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug"
+  static let sample =
+    "Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug"
 
-  @Test("a value with a newline or an escape sequence cannot forge a line or reach the terminal raw")
+  @Test(
+    "a value with a newline or an escape sequence cannot forge a line or reach the terminal raw")
   func forgedLines() {
     let run = transcript(
       #"""
@@ -37,14 +40,16 @@ struct OutputHygieneTests {
     package.contents = [try PackageContent(title: "Lamp\nerror: x", quantity: 2, weight: 1)]
     try PackageFile.save(package, to: directory.file("evil.json"))
     let run = transcript(
-      "get recipient.firstName\nget contents.0.title\nsummary\nshow", options: EditorOptions(file: "evil.json"),
+      "get recipient.firstName\nget contents.0.title\nsummary\nshow",
+      options: EditorOptions(file: "evil.json"),
       directory: directory)
     let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(Array(lines.prefix(3)) == [
-      #""\u{1b}]0;pwned\u{7}\u{1b}[31mRED""#,
-      #""Lamp\nerror: x""#,
-      #"summary: \u{1b}]0;pwned\u{7}\u{1b}[31mRED Smith, 1 Main St · from Bob Jones · 1 item (2 pcs, 2 kg): Lamp\nerror: x ×2"#,
-    ])
+    #expect(
+      Array(lines.prefix(3)) == [
+        #""\u{1b}]0;pwned\u{7}\u{1b}[31mRED""#,
+        #""Lamp\nerror: x""#,
+        #"summary: \u{1b}]0;pwned\u{7}\u{1b}[31mRED Smith, 1 Main St · from Bob Jones · 1 item (2 pcs, 2 kg): Lamp\nerror: x ×2"#,
+      ])
     #expect(lines.contains(#"contents.0 = "Lamp\nerror: x" ×2, 1 kg each"#))
     #expect(!run.stdout.unicodeScalars.contains { OneLineOutput.isControl($0) && $0 != "\n" })
     #expect(run.stderr == "" && run.status == 0)
@@ -53,11 +58,23 @@ struct OutputHygieneTests {
   @Test(
     "numbers past the bounds are errors, never crashes; the package is unchanged",
     arguments: [
-      ("add T 1 1e19", "add: a content's weight must be a number of kilograms from 0 to 1000000, not 1e+19"),
-      ("add T 1 1e308", "add: a content's weight must be a number of kilograms from 0 to 1000000, not 1e+308"),
-      ("add T 9223372036854775807", "add: a content's quantity must be at most 1000000, not 9223372036854775807"),
+      (
+        "add T 1 1e19",
+        "add: a content's weight must be a number of kilograms from 0 to 1000000, not 1e+19"
+      ),
+      (
+        "add T 1 1e308",
+        "add: a content's weight must be a number of kilograms from 0 to 1000000, not 1e+308"
+      ),
+      (
+        "add T 9223372036854775807",
+        "add: a content's quantity must be at most 1000000, not 9223372036854775807"
+      ),
       ("add T -0", "add: a content's quantity must be at least 1, not 0"),
-      ("add T 1 0.0001", "add: a content's weight is kept to the gram (at most 3 decimals), not 0.0001"),
+      (
+        "add T 1 0.0001",
+        "add: a content's weight is kept to the gram (at most 3 decimals), not 0.0001"
+      ),
       ("insert 0 T 1000001", "insert: a content's quantity must be at most 1000000, not 1000001"),
     ])
   func numbers(line: String, message: String) {
@@ -65,7 +82,9 @@ struct OutputHygieneTests {
     #expect(run.stdout == "")
     #expect(run.stderr == "error: \(message)\n")
     #expect(run.status == 1)
-    #expect(transcript(line + "\nsummary", options: EditorOptions(keepGoing: true)).stdout == "summary: \(Self.sample)\n")
+    #expect(
+      transcript(line + "\nsummary", options: EditorOptions(keepGoing: true)).stdout
+        == "summary: \(Self.sample)\n")
   }
 
   @Test("totals cannot pass their limits, and stay exact through adds and removes")
@@ -73,8 +92,13 @@ struct OutputHygieneTests {
     let full = transcript(
       "new\nadd Ore 1000000 1000000\nadd Pin 1 0.001\nundo\nadd Pin 1 0.001\nsummary",
       options: EditorOptions(keepGoing: true))
-    #expect(full.stderr == "error: add: the package's totals would pass their limits (1000000000000 pieces, 1000000000000 kg)\n")
-    #expect(full.stdout.split(separator: "\n").last == "summary: (no name) · from (no name) · 1 item (1 pc, 0.001 kg): Pin")
+    #expect(
+      full.stderr
+        == "error: add: the package's totals would pass their limits (1000000000000 pieces, 1000000000000 kg)\n"
+    )
+    #expect(
+      full.stdout.split(separator: "\n").last
+        == "summary: (no name) · from (no name) · 1 item (1 pc, 0.001 kg): Pin")
     let back = transcript("add X 1 100000\nadd Y 3 0.1\nremove 2\nremove 2\nsummary")
     #expect(back.stdout.split(separator: "\n").last.map(String.init) == "summary: \(Self.sample)")
   }
@@ -84,11 +108,20 @@ struct OutputHygieneTests {
     let directory = TemporaryDirectory()
     let valid = String(decoding: PackageDocument(.sample()).encoded(), as: UTF8.self)
     let cases = [
-      ("\"quantity\" : 2", "\"quantity\" : 9223372036854775807", "contents[0].quantity\" is invalid"),
-      ("\"quantity\" : 2", "\"quantity\" : 1.5", "contents[0].quantity\" is invalid: a quantity must be a whole number, not 1.5"),
+      (
+        "\"quantity\" : 2", "\"quantity\" : 9223372036854775807",
+        "contents[0].quantity\" is invalid"
+      ),
+      (
+        "\"quantity\" : 2", "\"quantity\" : 1.5",
+        "contents[0].quantity\" is invalid: a quantity must be a whole number, not 1.5"
+      ),
       ("\"weight\" : 0.5", "\"weight\" : 1e19", "contents[0].weight\" is invalid"),
       ("\"weight\" : 0.5", "\"weight\" : -0.0001", "contents[0].weight\" is invalid"),
-      ("\"quantity\" : 2", "\"quantity\" : 2, \"quantity\" : 3", "contents[0].quantity\" is given twice"),
+      (
+        "\"quantity\" : 2", "\"quantity\" : 2, \"quantity\" : 3",
+        "contents[0].quantity\" is given twice"
+      ),
     ]
     for (original, replacement, expected) in cases {
       #expect(valid.contains(original))
@@ -96,19 +129,26 @@ struct OutputHygieneTests {
         .write(to: URL(fileURLWithPath: directory.file("bad.json")))
       let load = transcript("load bad.json\nsummary", directory: directory)
       #expect(load.stdout == "")
-      #expect(load.stderr.hasPrefix("error: load: bad.json: \"") && load.stderr.contains(expected), "\(load.stderr)")
-      let start = transcript("summary", options: EditorOptions(file: "bad.json"), directory: directory)
+      #expect(
+        load.stderr.hasPrefix("error: load: bad.json: \"") && load.stderr.contains(expected),
+        "\(load.stderr)")
+      let start = transcript(
+        "summary", options: EditorOptions(file: "bad.json"), directory: directory)
       #expect(start.stderr.hasPrefix("error: cannot start: bad.json: \"") && start.status == 1)
     }
   }
 
   @Test("every set is a change, on every key: a watch sees it and it is one undo step")
   func consistentSets() {
-    for key in ["recipient.firstName", "recipient.postalAddress.street", "recipient.postalAddress.city"] {
+    for key in [
+      "recipient.firstName", "recipient.postalAddress.street", "recipient.postalAddress.city",
+    ] {
       let run = transcript("get \(key)\nwatch \(key)")
       let value = run.stdout.dropLast()
       let again = transcript("watch \(key) new\nset \(key) \"\(value)\"\nundo\nundo\nundo")
-      #expect(again.stdout == "\(key): setting -> \"\(value)\"\n\(key): setting -> \"\(value)\"\n", "\(key)")
+      #expect(
+        again.stdout == "\(key): setting -> \"\(value)\"\n\(key): setting -> \"\(value)\"\n",
+        "\(key)")
       #expect(again.stderr == "error: undo: nothing to undo\n", "\(key)")
     }
   }

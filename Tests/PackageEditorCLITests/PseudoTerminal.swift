@@ -15,7 +15,9 @@ final class PseudoTerminal {
   /// The `package-editor` built next to the test bundle.
   static var editorPath: String {
     let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("package-editor").path }
+    let candidates = [here, here.deletingLastPathComponent()].map {
+      $0.appendingPathComponent("package-editor").path
+    }
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
   }
 
@@ -44,7 +46,7 @@ final class PseudoTerminal {
     posix_spawn_file_actions_addclose(&actions, master)
     let argv = ([Self.editorPath] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     let result = posix_spawn(&pid, Self.editorPath, &actions, &attributes, argv, envp)
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
   }
@@ -88,7 +90,9 @@ final class PseudoTerminal {
   /// Waits for `text` after `offset`, then for the editor's prompt drawn after it: keys typed
   /// from then on are read by the line editor, not by the terminal's own line discipline.
   func waitFor(_ text: String, after offset: String.Index, thenPrompt prompt: String) -> Bool {
-    guard waitFor(text, after: offset), let found = screen[offset...].range(of: text) else { return false }
+    guard waitFor(text, after: offset), let found = screen[offset...].range(of: text) else {
+      return false
+    }
     return waitFor(prompt, after: found.upperBound)
   }
 

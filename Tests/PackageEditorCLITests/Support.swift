@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PackageEditorCLI
 
 /// Captures the editor's output: standard output and standard error, as the process would
@@ -22,7 +23,9 @@ final class TemporaryDirectory {
   init() {
     var template = Array((NSTemporaryDirectory() + "/package-editor-tests-XXXXXX").utf8CString)
     path = template.withUnsafeMutableBufferPointer { buffer in
-      guard let made = mkdtemp(buffer.baseAddress!) else { preconditionFailure("cannot create a temporary directory") }
+      guard let made = mkdtemp(buffer.baseAddress!) else {
+        preconditionFailure("cannot create a temporary directory")
+      }
       return String(cString: made)
     }
   }
@@ -32,8 +35,8 @@ final class TemporaryDirectory {
 
   deinit {
     // Make everything removable (a test may leave a read-only file or directory), then remove.
-    _ = try? FileManager.default.subpathsOfDirectory(atPath: path).forEach {
-      chmod(file($0), 0o700)
+    for subpath in (try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? [] {
+      chmod(file(subpath), 0o700)
     }
     try? FileManager.default.removeItem(atPath: path)
   }

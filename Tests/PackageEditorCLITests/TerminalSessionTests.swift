@@ -1,6 +1,7 @@
 import Foundation
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 /// The interactive editor on a pseudo-terminal: keys in, screen out.
 @Suite("Interactive terminal")
@@ -12,7 +13,9 @@ struct TerminalSessionTests {
   @Test("completion, history across runs, Ctrl-C, Ctrl-D with unsaved changes, quit!")
   func session() throws {
     let directory = TemporaryDirectory()
-    let environment = ["TERM": "xterm", "HOME": directory.path, "XDG_STATE_HOME": directory.file("state")]
+    let environment = [
+      "TERM": "xterm", "HOME": directory.path, "XDG_STATE_HOME": directory.file("state"),
+    ]
     let terminal = try PseudoTerminal(arguments: [], environment: environment)
     #expect(terminal.waitFor("package> "))
     var mark = terminal.mark
@@ -38,7 +41,8 @@ struct TerminalSessionTests {
     terminal.type("\u{4}")
     #expect(terminal.exitStatus() == 0)
 
-    let history = try String(contentsOfFile: directory.file("state/package-editor/history"), encoding: .utf8)
+    let history = try String(
+      contentsOfFile: directory.file("state/package-editor/history"), encoding: .utf8)
     #expect(history == "get recipient.firstName\nset recipient.firstName \"Bea 日本\"\n")
 
     let again = try PseudoTerminal(arguments: [], environment: environment)
@@ -55,7 +59,8 @@ struct TerminalSessionTests {
   func cursorEditing() throws {
     let directory = TemporaryDirectory()
     let terminal = try PseudoTerminal(
-      arguments: [], environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+      arguments: [],
+      environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
     #expect(terminal.waitFor("package> "))
     var mark = terminal.mark
     // "et recipient.lastNme" → Home, "g" → End, Left Left, "a" → "get recipient.lastName".
@@ -64,7 +69,9 @@ struct TerminalSessionTests {
     mark = terminal.mark
     // "gett x" → Ctrl-A, Right ×3, Backspace → "get x"; Ctrl-E, Ctrl-W → "get "; then
     // "recipient.firstName zz", Left ×3, Ctrl-K → "get recipient.firstName".
-    terminal.type("gett x\u{1}\u{1B}[C\u{1B}[C\u{1B}[C\u{7F}\u{5}\u{17}recipient.firstName zz\u{1B}[D\u{1B}[D\u{1B}[D\u{B}\r")
+    terminal.type(
+      "gett x\u{1}\u{1B}[C\u{1B}[C\u{1B}[C\u{7F}\u{5}\u{17}recipient.firstName zz\u{1B}[D\u{1B}[D\u{1B}[D\u{B}\r"
+    )
     #expect(terminal.waitFor("\r\nAnn\r\n" + prompt, after: mark))
     mark = terminal.mark
     terminal.type("summaryy\u{1B}[D\u{1B}[3~\r")
@@ -77,7 +84,8 @@ struct TerminalSessionTests {
   func resize() throws {
     let directory = TemporaryDirectory()
     let terminal = try PseudoTerminal(
-      arguments: [], environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+      arguments: [],
+      environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
     #expect(terminal.waitFor("package> "))
     let line = "set recipient.postalAddress.street \"" + String(repeating: "x", count: 64) + "\""
     let end = "package> ".count + line.count
@@ -88,7 +96,9 @@ struct TerminalSessionTests {
     terminal.resize(columns: 40, rows: 24)
     // Up to the prompt's row (the cursor was on the second of two rows), clear, draw, and put
     // the cursor at the end of the line on the third row of forty columns.
-    #expect(terminal.waitFor("\u{1B}[1A\r\u{1B}[Jpackage> " + line + "\r\u{1B}[\(end % 40)C", after: mark))
+    #expect(
+      terminal.waitFor("\u{1B}[1A\r\u{1B}[Jpackage> " + line + "\r\u{1B}[\(end % 40)C", after: mark)
+    )
     terminal.type("\r")
     #expect(terminal.waitFor("summary: ", after: mark, thenPrompt: prompt))
     terminal.type("get recipient.postalAddress.street\rquit!\r")
@@ -100,12 +110,16 @@ struct TerminalSessionTests {
   func historyOffAndDumbTerminal() throws {
     let directory = TemporaryDirectory()
     let off = try PseudoTerminal(
-      arguments: [], environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+      arguments: [],
+      environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
     #expect(off.waitFor("package> "))
     off.type("summary\rquit\r")
     #expect(off.exitStatus() == 0)
-    #expect(!FileManager.default.fileExists(atPath: directory.file(".local/state/package-editor/history")))
-    let dumb = try PseudoTerminal(arguments: [], environment: ["TERM": "dumb", "HOME": directory.path])
+    #expect(
+      !FileManager.default.fileExists(atPath: directory.file(".local/state/package-editor/history"))
+    )
+    let dumb = try PseudoTerminal(
+      arguments: [], environment: ["TERM": "dumb", "HOME": directory.path])
     #expect(dumb.waitFor("package> "))
     let mark = dumb.mark
     dumb.type("get recip\t\r")

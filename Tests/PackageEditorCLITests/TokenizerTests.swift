@@ -1,5 +1,6 @@
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Tokenizer")
 struct TokenizerTests {
@@ -46,7 +47,11 @@ struct TokenizerTests {
 
   @Test("failures describe themselves")
   func messages() {
-    #expect(Tokenizer.Failure.unbalancedQuote.description == #"unbalanced quote: a quoted value needs a closing ""#)
-    #expect(Tokenizer.Failure.controlCharacter("\u{1B}").description == "the line contains a control character (U+001B)")
+    #expect(
+      Tokenizer.Failure.unbalancedQuote.description
+        == #"unbalanced quote: a quoted value needs a closing ""#)
+    #expect(
+      Tokenizer.Failure.controlCharacter("\u{1B}").description
+        == "the line contains a control character (U+001B)")
   }
 }

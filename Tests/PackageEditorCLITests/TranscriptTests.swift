@@ -1,6 +1,7 @@
 import Foundation
-@testable import PackageEditorCLI
 import Testing
+
+@testable import PackageEditorCLI
 
 @Suite("Transcripts")
 struct TranscriptTests {
@@ -114,7 +115,8 @@ struct TranscriptTests {
     #expect(run.status == 1)
   }
 
-  @Test("errors name the command, the key path and what was expected; a failed command changes nothing")
+  @Test(
+    "errors name the command, the key path and what was expected; a failed command changes nothing")
   func errors() {
     let run = transcript(
       """
@@ -164,21 +166,28 @@ struct TranscriptTests {
         error: unknown command "summ"; did you mean "summary"? (type help for the list)
 
         """)
-    #expect(run.stdout == "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n")
+    #expect(
+      run.stdout
+        == "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n"
+    )
     #expect(run.status == 1)
   }
 
   @Test("in batch mode the first error ends the run with status 1")
   func firstErrorStops() {
     let run = transcript("set recipient.firstName Bea\nbogus\nset recipient.firstName Cy\n")
-    #expect(run.stdout == "summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n")
+    #expect(
+      run.stdout
+        == "summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n"
+    )
     #expect(run.stderr == "error: unknown command \"bogus\" (type help for the list)\n")
     #expect(run.status == 1)
   }
 
   @Test("save, load and new, with a file created on first save")
   func files() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("editor-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "editor-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let file = directory.appendingPathComponent("p.json").path
     let other = directory.appendingPathComponent("q.json").path
@@ -212,17 +221,22 @@ struct TranscriptTests {
 
   @Test("a file that cannot be loaded at start-up ends the run with status 1")
   func badStartFile() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bad-\(UUID().uuidString).json"
+    ).path
     try Data("{".utf8).write(to: URL(fileURLWithPath: path))
     let run = transcript("show", options: EditorOptions(file: path))
     #expect(run.stdout == "")
-    #expect(run.stderr.hasPrefix("error: cannot start: \(path) is not a package file (not valid JSON:"))
+    #expect(
+      run.stderr.hasPrefix("error: cannot start: \(path) is not a package file (not valid JSON:"))
     #expect(run.status == 1)
   }
 
-  @Test("interactive mode has a banner; quit with unsaved changes says so and stays, until asked again")
+  @Test(
+    "interactive mode has a banner; quit with unsaved changes says so and stays, until asked again")
   func interactive() {
-    let run = transcript("set recipient.firstName Bea\nbogus\nquit\nsummary\nexit\nignored", interactive: true)
+    let run = transcript(
+      "set recipient.firstName Bea\nbogus\nquit\nsummary\nexit\nignored", interactive: true)
     let summary = "Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug"
     #expect(
       run.stdout == """
@@ -241,9 +255,12 @@ struct TranscriptTests {
     #expect(run.status == 0)
   }
 
-  @Test("quit! leaves at once; end of input asks like quit; a change after the warning asks again; batch mode never asks")
+  @Test(
+    "quit! leaves at once; end of input asks like quit; a change after the warning asks again; batch mode never asks"
+  )
   func quitting() {
-    let warning = "warning: there are unsaved changes: save them with save [file], or quit again (or quit!) to discard them\n"
+    let warning =
+      "warning: there are unsaved changes: save them with save [file], or quit again (or quit!) to discard them\n"
     #expect(transcript("new\nquit!\nbogus", interactive: true).stderr == "")
     let endOfInput = transcript("new", interactive: true)
     #expect(endOfInput.stderr == warning && endOfInput.status == 0)

@@ -23,7 +23,9 @@ struct PackageContentTests {
       ("Mug", 1, Double.leastNonzeroMagnitude, .weightNotWholeGrams(.leastNonzeroMagnitude)),
     ])
   func invalid(title: String, quantity: Int, weight: Double, expected: PackageError) {
-    #expect(throws: expected) { _ = try PackageContent(title: title, quantity: quantity, weight: weight) }
+    #expect(throws: expected) {
+      _ = try PackageContent(title: title, quantity: quantity, weight: weight)
+    }
   }
 
   @Test("the bounds themselves are accepted; -0 is 0; decimal weights are exact grams")
@@ -56,7 +58,8 @@ struct PackageContentTests {
       } else {
         let grams = Int.random(in: 0...1_000_000_000, using: &random)
         try viewModel.addContent(
-          title: "W", quantity: Int.random(in: 1...1000, using: &random), weight: Double(grams) / 1000)
+          title: "W", quantity: Int.random(in: 1...1000, using: &random),
+          weight: Double(grams) / 1000)
       }
       #expect(viewModel.summary == package.summary)
     }
@@ -64,21 +67,27 @@ struct PackageContentTests {
     #expect(viewModel.summary == sample)
   }
 
-  @Test("an add or insert that would take the totals past their limits is refused, changing nothing")
+  @Test(
+    "an add or insert that would take the totals past their limits is refused, changing nothing")
   func totalsLimit() throws {
     let package = Package()
     let viewModel = PackageViewModel(package: package)
     let max = (PackageContent.maximumQuantity, PackageContent.maximumWeight)
     try viewModel.addContent(title: "Ore", quantity: max.0, weight: max.1)
     let summary = viewModel.summary
-    #expect(summary == "(no name) · from (no name) · 1 item (1000000 pcs, 1000000000000 kg): Ore ×1000000")
-    #expect(throws: PackageError.totalsTooLarge) { try viewModel.addContent(title: "Pin", weight: 0.001) }
+    #expect(
+      summary == "(no name) · from (no name) · 1 item (1000000 pcs, 1000000000000 kg): Ore ×1000000"
+    )
+    #expect(throws: PackageError.totalsTooLarge) {
+      try viewModel.addContent(title: "Pin", weight: 0.001)
+    }
     #expect(throws: PackageError.totalsTooLarge) {
       try viewModel.insertContent(try PackageContent(title: "Pin", weight: 0.001), at: 0)
     }
     try viewModel.addContent(title: "Air")
     #expect(package.contents.count == 2)
-    #expect(PackageSummary.Totals.checked(package.contents)?.grams == PackageSummary.Totals.maximumGrams)
+    #expect(
+      PackageSummary.Totals.checked(package.contents)?.grams == PackageSummary.Totals.maximumGrams)
   }
 
   @Test("contents set directly past the limits are counted up to them, never crashing")
@@ -102,7 +111,8 @@ struct PackageContentTests {
   @Test("the sample package's summary")
   func sampleSummary() {
     #expect(
-      Package.sample().summary == "Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug")
+      Package.sample().summary
+        == "Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug")
   }
 
   @Test("an empty package's summary")
@@ -112,7 +122,9 @@ struct PackageContentTests {
 
   @Test("one item, one piece, awkward weights")
   func singular() throws {
-    let package = Package(recipient: Person(lastName: "Lee"), contents: [try PackageContent(title: "Lamp", weight: 0.125)])
+    let package = Package(
+      recipient: Person(lastName: "Lee"),
+      contents: [try PackageContent(title: "Lamp", weight: 0.125)])
     #expect(package.summary == "Lee · from (no name) · 1 item (1 pc, 0.125 kg): Lamp")
     package.contents = [try PackageContent(title: "Bricks", quantity: 3, weight: 0.333)]
     #expect(package.summary == "Lee · from (no name) · 1 item (3 pcs, 0.999 kg): Bricks ×3")
@@ -122,7 +134,9 @@ struct PackageContentTests {
   func longList() throws {
     let package = Package()
     let viewModel = PackageViewModel(package: package)
-    for index in 1...7 { try viewModel.addContent(title: "I\(index)", quantity: index, weight: 0.1) }
+    for index in 1...7 {
+      try viewModel.addContent(title: "I\(index)", quantity: index, weight: 0.1)
+    }
     let expected =
       "(no name) · from (no name) · 7 items (28 pcs, 2.8 kg): I1, I2 ×2, I3 ×3, I4 ×4, I5 ×5, +2 more"
     #expect(package.summary == expected)

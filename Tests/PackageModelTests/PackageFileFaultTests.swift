@@ -44,13 +44,18 @@ struct PackageFileFaultTests {
 
   @Test("a symbolic link is written through: the link stays a link, its target gets the document")
   func symbolicLink() throws {
-    try FileManager.default.createDirectory(atPath: path("real"), withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      atPath: path("real"), withIntermediateDirectories: false)
     try write("old", to: "real/p.json")
-    try FileManager.default.createSymbolicLink(atPath: path("link.json"), withDestinationPath: "real/p.json")
-    try FileManager.default.createSymbolicLink(atPath: path("chain.json"), withDestinationPath: "link.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("link.json"), withDestinationPath: "real/p.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("chain.json"), withDestinationPath: "link.json")
     try PackageFile.save(package, to: path("chain.json"))
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.json")) == "real/p.json")
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path("chain.json")) == "link.json")
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: path("link.json")) == "real/p.json")
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: path("chain.json")) == "link.json")
     #expect(try contents("real/p.json") == saved)
     #expect(try FileManager.default.contentsOfDirectory(atPath: path("real")) == ["p.json"])
     #expect(try PackageFile.read(path("chain.json")) == PackageDocument(package))
@@ -58,7 +63,8 @@ struct PackageFileFaultTests {
 
   @Test("a dangling link names the file to create; a loop of links is an error")
   func danglingAndLoop() throws {
-    try FileManager.default.createSymbolicLink(atPath: path("dangling.json"), withDestinationPath: "new.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: path("dangling.json"), withDestinationPath: "new.json")
     #expect(try PackageFile.readIfPresent(path("dangling.json")) == nil)
     try PackageFile.save(package, to: path("dangling.json"))
     #expect(try contents("new.json") == saved)
@@ -97,16 +103,28 @@ struct PackageFileFaultTests {
     #expect(mkfifo(path("fifo"), 0o644) == 0)
     try expectSaveFails("dir", reason: "it is a directory, not a regular file")
     try expectSaveFails("fifo", reason: "it is a FIFO, not a regular file")
-    #expect(throws: PackageFileError.unreadable(path: path("dir"), reason: "it is a directory, not a regular file")) {
+    #expect(
+      throws: PackageFileError.unreadable(
+        path: path("dir"), reason: "it is a directory, not a regular file")
+    ) {
       try PackageFile.read(path("dir"))
     }
-    #expect(throws: PackageFileError.unreadable(path: path("fifo"), reason: "it is a FIFO, not a regular file")) {
+    #expect(
+      throws: PackageFileError.unreadable(
+        path: path("fifo"), reason: "it is a FIFO, not a regular file")
+    ) {
       try PackageFile.read(path("fifo"))
     }
-    #expect(throws: PackageFileError.unwritable(path: "/dev/null", reason: "it is a character device, not a regular file")) {
+    #expect(
+      throws: PackageFileError.unwritable(
+        path: "/dev/null", reason: "it is a character device, not a regular file")
+    ) {
       try PackageFile.save(package, to: "/dev/null")
     }
-    #expect(throws: PackageFileError.unreadable(path: "/dev/zero", reason: "it is a character device, not a regular file")) {
+    #expect(
+      throws: PackageFileError.unreadable(
+        path: "/dev/zero", reason: "it is a character device, not a regular file")
+    ) {
       try PackageFile.read("/dev/zero")
     }
   }
@@ -118,7 +136,9 @@ struct PackageFileFaultTests {
     try PackageFile.save(package, to: path("p.json"))
     #expect(try contents("q.json") == saved)
     #expect(try contents("p.json") == saved)
-    #expect(try FileManager.default.attributesOfItem(atPath: path("p.json"))[.referenceCount] as? Int == 2)
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: path("p.json"))[.referenceCount] as? Int == 2
+    )
   }
 
   @Test("every name the file system accepts can be saved; longer ones and a trailing / are errors")
@@ -142,16 +162,26 @@ struct PackageFileFaultTests {
     #expect(throws: PackageFileError.duplicateKey(path: path("dup.json"), field: "format")) {
       try PackageFile.read(path("dup.json"))
     }
-    try write(#"{"format": 1, "recipient": {"firstName": "A", "first\u004eame": "B"}}"#, to: "escaped.json")
-    #expect(throws: PackageFileError.duplicateKey(path: path("escaped.json"), field: "recipient.firstName")) {
+    try write(
+      #"{"format": 1, "recipient": {"firstName": "A", "first\u004eame": "B"}}"#, to: "escaped.json")
+    #expect(
+      throws: PackageFileError.duplicateKey(
+        path: path("escaped.json"), field: "recipient.firstName")
+    ) {
       try PackageFile.read(path("escaped.json"))
     }
     try write(String(repeating: "[", count: 100_000), to: "deep.json")
-    #expect(throws: PackageFileError.notJSON(path: path("deep.json"), reason: "nested more than 64 levels deep")) {
+    #expect(
+      throws: PackageFileError.notJSON(
+        path: path("deep.json"), reason: "nested more than 64 levels deep")
+    ) {
       try PackageFile.read(path("deep.json"))
     }
     #expect(truncate(path("deep.json"), 65 << 20) == 0)
-    #expect(throws: PackageFileError.unreadable(path: path("deep.json"), reason: "it is too large (a package file has at most 64 MiB)")) {
+    #expect(
+      throws: PackageFileError.unreadable(
+        path: path("deep.json"), reason: "it is too large (a package file has at most 64 MiB)")
+    ) {
       try PackageFile.read(path("deep.json"))
     }
   }
@@ -181,7 +211,8 @@ struct PackageFileFaultTests {
     }
   }
 
-  @Test("a full disk (a file-size limit) fails the save and leaves the old file and no temporary file")
+  @Test(
+    "a full disk (a file-size limit) fails the save and leaves the old file and no temporary file")
   func fullDisk() async {
     await #expect(processExitsWith: .success) {
       let directory = NSTemporaryDirectory() + "/full-disk-\(getpid())"
@@ -198,7 +229,10 @@ struct PackageFileFaultTests {
         try PackageFile.save(package, to: file)
         exit(3)
       } catch {
-        guard error as? PackageFileError == .unwritable(path: file, reason: "the file would pass the size limit") else { exit(4) }
+        guard
+          error as? PackageFileError
+            == .unwritable(path: file, reason: "the file would pass the size limit")
+        else { exit(4) }
       }
       guard try String(contentsOfFile: file, encoding: .utf8) == "old",
         try FileManager.default.contentsOfDirectory(atPath: directory) == ["p.json"],

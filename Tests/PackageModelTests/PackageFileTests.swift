@@ -6,7 +6,8 @@ import Testing
 struct PackageFileTests {
   /// A fresh directory for one test.
   static func directory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("package-tests-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "package-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
@@ -24,12 +25,16 @@ struct PackageFileTests {
     let first = try Data(contentsOf: URL(fileURLWithPath: path))
     try PackageFile.save(loaded, to: path)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == first)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent) == ["p.json"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(
+        atPath: (path as NSString).deletingLastPathComponent) == ["p.json"])
   }
 
   @Test("the document is pretty JSON with a stable key order and a format version")
   func documentShape() throws {
-    let text = String(decoding: PackageDocument(Package(contents: [try PackageContent(title: "Mug")])).encoded(), as: UTF8.self)
+    let text = String(
+      decoding: PackageDocument(Package(contents: [try PackageContent(title: "Mug")])).encoded(),
+      as: UTF8.self)
     #expect(
       text == """
         {
@@ -76,11 +81,26 @@ struct PackageFileTests {
       ("[1, 2]", "P: \"\" must be an object"),
       ("{\"format\": 2}", "P has format 2; this version reads format 1"),
       ("{\"recipient\": {}}", "P lacks the field \"format\""),
-      (valid.replacingOccurrences(of: "\"sender\"", with: "\"sendr\""), "P lacks the field \"sender\""),
-      (valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : \"two\""), "P: \"contents[0].quantity\" must be a whole number"),
-      (valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : 0"), "P: \"contents[0].quantity\" is invalid: a content's quantity must be at least 1, not 0"),
-      (valid.replacingOccurrences(of: "\"title\" : \"Mug\"", with: "\"title\" : \"\""), "P: \"contents[1].title\" is invalid: a content's title must not be empty"),
-      (valid.replacingOccurrences(of: "\"firstName\" : \"Ann\"", with: "\"firstName\" : null"), "P: \"recipient.firstName\" must be text"),
+      (
+        valid.replacingOccurrences(of: "\"sender\"", with: "\"sendr\""),
+        "P lacks the field \"sender\""
+      ),
+      (
+        valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : \"two\""),
+        "P: \"contents[0].quantity\" must be a whole number"
+      ),
+      (
+        valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : 0"),
+        "P: \"contents[0].quantity\" is invalid: a content's quantity must be at least 1, not 0"
+      ),
+      (
+        valid.replacingOccurrences(of: "\"title\" : \"Mug\"", with: "\"title\" : \"\""),
+        "P: \"contents[1].title\" is invalid: a content's title must not be empty"
+      ),
+      (
+        valid.replacingOccurrences(of: "\"firstName\" : \"Ann\"", with: "\"firstName\" : null"),
+        "P: \"recipient.firstName\" must be text"
+      ),
     ])
   func badDocuments(text: String, message: String) throws {
     let path = try Self.directory().appendingPathComponent("bad.json").path
@@ -111,11 +131,17 @@ struct PackageFileTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     // A directory in the way of the target: the rename fails after the temporary file is written.
     let blocked = directory.appendingPathComponent("dir.json")
-    try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
     #expect(throws: PackageFileError.self) { try PackageFile.save(Package(), to: blocked.path) }
-    #expect(throws: PackageFileError.self) { try PackageFile.save(Package(), to: directory.appendingPathComponent("no/such/dir.json").path) }
+    #expect(throws: PackageFileError.self) {
+      try PackageFile.save(Package(), to: directory.appendingPathComponent("no/such/dir.json").path)
+    }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["dir.json", "p.json"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+        "dir.json", "p.json",
+      ])
   }
 
   @Test("a bad file leaves the package as it was")

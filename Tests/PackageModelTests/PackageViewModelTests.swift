@@ -18,10 +18,13 @@ struct PackageViewModelTests {
             modelWrites.append("\(key)=\(change.newValue!! as! String)")
           })
       }
-      viewModel.$firstName.dropFirst().sink { [unowned self] in viewModelValues.append("first=\($0)") }
-        .store(in: &cancellables)
-      viewModel.$lastName.dropFirst().sink { [unowned self] in viewModelValues.append("last=\($0)") }
-        .store(in: &cancellables)
+      viewModel.$firstName.dropFirst().sink { [unowned self] in
+        viewModelValues.append("first=\($0)")
+      }
+      .store(in: &cancellables)
+      viewModel.$lastName.dropFirst().sink { [unowned self] in viewModelValues.append("last=\($0)")
+      }
+      .store(in: &cancellables)
     }
   }
 
@@ -56,14 +59,18 @@ struct PackageViewModelTests {
     #expect(recorder.viewModelValues == ["first=Cy", "first=Cy", "last=Day"])
   }
 
-  @Test("editing by key path: the view model's fields for the names and street, key-value coding for the rest, every set a change")
+  @Test(
+    "editing by key path: the view model's fields for the names and street, key-value coding for the rest, every set a change"
+  )
   func editByKeyPath() throws {
     let viewModel = PackageViewModel(package: .sample())
     let recorder = try Recorder(viewModel)
     var willChange = 0
     let cancellable = viewModel.objectWillChange.sink { willChange += 1 }
     try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName")
-    #expect(recorder.viewModelValues == ["first=Cy"] && recorder.modelWrites == ["recipient.firstName=Cy"])
+    #expect(
+      recorder.viewModelValues == ["first=Cy"] && recorder.modelWrites == ["recipient.firstName=Cy"]
+    )
     // The same value again: still a change on the model (as with KVO), made by key-value coding;
     // the published field does not publish it again.
     try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName")
@@ -75,8 +82,11 @@ struct PackageViewModelTests {
     #expect(viewModel.package.recipient.postalAddress.street == "2 Side St" && willChange == 2)
     try viewModel.setValue(fromText: "Leeds", forKeyPath: "recipient.postalAddress.city")
     #expect(viewModel.package.recipient.postalAddress.city == "Leeds")
-    #expect(throws: KeyValueError.self) { try viewModel.setValue(fromText: "x", forKeyPath: "recipient.nickname") }
-    #expect(viewModel.package.recipient.postalAddress.city == "Leeds" && viewModel.firstName == "Cy")
+    #expect(throws: KeyValueError.self) {
+      try viewModel.setValue(fromText: "x", forKeyPath: "recipient.nickname")
+    }
+    #expect(
+      viewModel.package.recipient.postalAddress.city == "Leeds" && viewModel.firstName == "Cy")
     _ = cancellable
   }
 
@@ -110,14 +120,22 @@ struct PackageViewModelTests {
     let viewModel = PackageViewModel(package: .sample())
     var summaries: [String] = []
     func record() { summaries.append(viewModel.summary) }
-    viewModel.package.recipient.lastName = "Lee"; record()
-    viewModel.firstName = "Bo"; record()
-    viewModel.street.wrappedValue = "2 Side St"; record()
-    try viewModel.addContent(title: "Lamp", weight: 2); record()
-    try viewModel.removeContent(at: 0); record()
-    viewModel.package.recipient.postalAddress = PostalAddress(street: "4 Low Rd"); record()
-    viewModel.package.sender = Person(firstName: "Zed"); record()
-    viewModel.package.recipient = Person(firstName: "Al"); record()
+    viewModel.package.recipient.lastName = "Lee"
+    record()
+    viewModel.firstName = "Bo"
+    record()
+    viewModel.street.wrappedValue = "2 Side St"
+    record()
+    try viewModel.addContent(title: "Lamp", weight: 2)
+    record()
+    try viewModel.removeContent(at: 0)
+    record()
+    viewModel.package.recipient.postalAddress = PostalAddress(street: "4 Low Rd")
+    record()
+    viewModel.package.sender = Person(firstName: "Zed")
+    record()
+    viewModel.package.recipient = Person(firstName: "Al")
+    record()
     #expect(
       summaries == [
         "Ann Lee, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug",
@@ -134,8 +152,12 @@ struct PackageViewModelTests {
   @Test("invalid contents and indexes are errors that change nothing")
   func contentErrors() {
     let viewModel = PackageViewModel(package: .sample())
-    #expect(throws: PackageError.quantityTooSmall(0)) { try viewModel.addContent(title: "Mug", quantity: 0) }
-    #expect(throws: PackageError.noContent(index: 5, count: 2)) { try viewModel.removeContent(at: 5) }
+    #expect(throws: PackageError.quantityTooSmall(0)) {
+      try viewModel.addContent(title: "Mug", quantity: 0)
+    }
+    #expect(throws: PackageError.noContent(index: 5, count: 2)) {
+      try viewModel.removeContent(at: 5)
+    }
     #expect(throws: PackageError.noContent(index: 3, count: 2)) {
       try viewModel.insertContent(try PackageContent(title: "Pen"), at: 3)
     }

@@ -36,7 +36,8 @@ public struct Binding<Value> {
   public var projectedValue: Binding<Value> { self }
 
   /// A binding to a property of a value: setting it sets the whole value back.
-  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member> {
+  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member>
+  {
     Binding<Member>(
       get: { self.wrappedValue[keyPath: keyPath] },
       set: { member in

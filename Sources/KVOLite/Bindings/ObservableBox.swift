@@ -12,6 +12,7 @@
 /// are safe; observers of one set run on the setting thread.
 public final class ObservableBox<Value>: ObservableObject, KeyValueObservable, @unchecked Sendable {
   // @unchecked: the only mutable state is the Published value, which locks.
+  /// The registrar that keeps this object's observations (``KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
 
   /// The boxed value. Every set sends `objectWillChange` and `$value`, and notifies observers
@@ -55,5 +56,6 @@ extension ObservableBox: Equatable where Value: Equatable {
 }
 
 extension ObservableBox: Hashable where Value: Hashable {
+  /// Hashes what ``==`` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

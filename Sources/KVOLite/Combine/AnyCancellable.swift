@@ -17,6 +17,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     cancelAction = canceller.cancel
   }
 
+  /// Cancels the wrapped activity; later calls, and the release of this object, do nothing more.
+  /// Thread-safe.
   public func cancel() {
     let action = lock.withLock {
       defer { cancelAction = nil }
@@ -39,6 +41,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     collection.append(self)
   }
 
+  /// Whether the two are equal.
   public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
+  /// Hashes what ``==`` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -6,14 +6,17 @@
 /// nobody awaits is dropped by publishers that drop values without demand (KVO publishers), and
 /// kept by those that hold a current value. Cancelling the awaiting task ends the sequence.
 public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
+  /// The kind of values the sequence yields: the upstream's output.
   public typealias Element = Upstream.Output
 
   private let upstream: Upstream
 
+  /// A sequence of `upstream`'s values; nothing is subscribed until iteration starts.
   public init(_ upstream: Upstream) {
     self.upstream = upstream
   }
 
+  /// An iterator with its own subscription to the upstream, cancelled when the iterator is released.
   public func makeAsyncIterator() -> Iterator {
     let subscriber = AsyncSubscriber<Element>()
     upstream.subscribe(subscriber)
@@ -24,6 +27,7 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate let subscriber: AsyncSubscriber<Element>
 
+    /// The next value, or `nil` once the upstream has finished or the task is cancelled.
     public mutating func next() async -> Element? {
       await subscriber.next()
     }
@@ -85,13 +89,16 @@ private final class AsyncSubscriber<Input>: Subscriber, Cancellable, @unchecked 
 
   func next() async -> Input? {
     await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedSendable<Input?>, Never>) in
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<UncheckedSendable<Input?>, Never>) in
         let subscription = lock.withLock { () -> (any Subscription)? in
           guard !finished, let subscription = status.subscription else { return nil }
           waiting = continuation
           return subscription
         }
-        guard let subscription else { return continuation.resume(returning: UncheckedSendable(nil)) }
+        guard let subscription else {
+          return continuation.resume(returning: UncheckedSendable(nil))
+        }
         subscription.request(.max(1))
       }.value
     } onCancel: {

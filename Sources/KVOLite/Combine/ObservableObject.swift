@@ -31,7 +31,8 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
       mirror = current.superclassMirror
     }
     return installationLock.withLock {
-      let publisher = boxes.lazy.compactMap(\.installedObjectWillChange).first ?? ObservableObjectPublisher()
+      let publisher =
+        boxes.lazy.compactMap(\.installedObjectWillChange).first ?? ObservableObjectPublisher()
       for box in boxes { box.install(publisher) }
       return publisher
     }

@@ -5,10 +5,13 @@
 /// "ObservableObjectPublisher".
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   // @unchecked: `core` is thread-safe.
+  /// The kind of values this publisher publishes.
   public typealias Output = Void
+  /// The kind of errors this publisher might publish.
   public typealias Failure = Never
 
-  @usableFromInline let core = SubjectCore<Void, Never>(kind: .ignoresDemand, name: "ObservableObjectPublisher")
+  @usableFromInline let core = SubjectCore<Void, Never>(
+    kind: .ignoresDemand, name: "ObservableObjectPublisher")
 
   /// A publisher with no subscribers.
   public init() {}

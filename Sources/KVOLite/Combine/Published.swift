@@ -52,11 +52,15 @@ public struct Published<Value> {
 
   /// The publisher of a `@Published` property: never fails, sends the current value first.
   public struct Publisher: KVOLite.Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Value
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     @usableFromInline let box: PublishedBox<Value>
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
       box.core.subscribe(subscriber, owner: box.channel)

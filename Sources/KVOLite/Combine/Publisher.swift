@@ -17,7 +17,8 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
   /// Attaches `subscriber` (the spelling user code uses; `receive(subscriber:)` is the hook).
   @inlinable
-  public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+  public func subscribe<S: Subscriber>(_ subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
     receive(subscriber: subscriber)
   }
 }

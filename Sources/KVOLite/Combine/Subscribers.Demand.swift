@@ -10,7 +10,8 @@ extension Subscribers {
   /// ``none``; subtracting ``unlimited`` from a finite demand gives ``none``. Only making a
   /// demand from a negative number (``max(_:)``) traps, as in Combine. An ``unlimited`` demand
   /// equals no integer and is greater than every one.
-  public struct Demand: Equatable, Comparable, Hashable, Sendable, Codable, CustomStringConvertible {
+  public struct Demand: Equatable, Comparable, Hashable, Sendable, Codable, CustomStringConvertible
+  {
     /// `nil` means unlimited.
     @usableFromInline let rawValue: Int?
 
@@ -37,7 +38,9 @@ extension Subscribers {
 
     /// The demand `Int` arithmetic gives, clamped as the type's documentation says.
     @inlinable
-    static func clamped(_ result: (partialValue: Int, overflow: Bool), overflowIsUnlimited: Bool) -> Demand {
+    static func clamped(_ result: (partialValue: Int, overflow: Bool), overflowIsUnlimited: Bool)
+      -> Demand
+    {
       if result.overflow { return overflowIsUnlimited ? .unlimited : .none }
       return Demand(rawValue: Swift.max(0, result.partialValue))
     }
@@ -79,10 +82,15 @@ extension Subscribers {
       return clamped(a.multipliedReportingOverflow(by: rhs), overflowIsUnlimited: true)
     }
 
+    /// Adds the right-hand side to the left-hand side.
     @inlinable public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+    /// Adds the right-hand side to the left-hand side, with ``Subscribers/Demand``'s saturating arithmetic.
     @inlinable public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
+    /// Subtracts the right-hand side from the left-hand side.
     @inlinable public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
+    /// Subtracts the right-hand side from the left-hand side, with ``Subscribers/Demand``'s saturating arithmetic.
     @inlinable public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+    /// Multiplies the left-hand side by the right-hand side, with ``Subscribers/Demand``'s saturating arithmetic.
     @inlinable public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
     /// Unlimited is greater than every finite demand and not less than itself.
@@ -95,17 +103,37 @@ extension Subscribers {
       }
     }
 
+    /// Whether the two are equal (`.unlimited` is greater than every `Int`).
     @inlinable public static func == (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue == rhs }
+    /// Whether the two differ (`.unlimited` is greater than every `Int`).
     @inlinable public static func != (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue != rhs }
+    /// Whether the two are equal (`.unlimited` is greater than every `Int`).
     @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+    /// Whether the two differ (`.unlimited` is greater than every `Int`).
     @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
-    @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 < rhs } ?? false }
-    @inlinable public static func <= (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 <= rhs } ?? false }
-    @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 > rhs } ?? true }
-    @inlinable public static func >= (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue.map { $0 >= rhs } ?? true }
+    /// Whether the left-hand side is less than the right-hand side (`.unlimited` is greater than every `Int`).
+    @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool {
+      lhs.rawValue.map { $0 < rhs } ?? false
+    }
+    /// Whether the left-hand side is at most the right-hand side (`.unlimited` is greater than every `Int`).
+    @inlinable public static func <= (lhs: Demand, rhs: Int) -> Bool {
+      lhs.rawValue.map { $0 <= rhs } ?? false
+    }
+    /// Whether the left-hand side is greater than the right-hand side (`.unlimited` is greater than every `Int`).
+    @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool {
+      lhs.rawValue.map { $0 > rhs } ?? true
+    }
+    /// Whether the left-hand side is at least the right-hand side (`.unlimited` is greater than every `Int`).
+    @inlinable public static func >= (lhs: Demand, rhs: Int) -> Bool {
+      lhs.rawValue.map { $0 >= rhs } ?? true
+    }
+    /// Whether the left-hand side is less than the right-hand side (`.unlimited` is greater than every `Int`).
     @inlinable public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+    /// Whether the left-hand side is at most the right-hand side (`.unlimited` is greater than every `Int`).
     @inlinable public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+    /// Whether the left-hand side is greater than the right-hand side (`.unlimited` is greater than every `Int`).
     @inlinable public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+    /// Whether the left-hand side is at least the right-hand side (`.unlimited` is greater than every `Int`).
     @inlinable public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
 
     /// Combine's encoding: one unsigned integer, `Int.max + 1` for unlimited.
@@ -123,7 +151,9 @@ extension Subscribers {
       case ...UInt(Int.max): self = .max(Int(code))
       default:
         throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "\(code) is not a demand (at most \(Demand.unlimitedCode), for unlimited)")
+          in: container,
+          debugDescription:
+            "\(code) is not a demand (at most \(Demand.unlimitedCode), for unlimited)")
       }
     }
 

@@ -43,7 +43,9 @@ public enum CollectionOperator: String, CaseIterable, Sendable {
       guard var best = present.first else { return nil }
       for value in present.dropFirst() {
         let ordered = try Self.compare(value, best, path: path)
-        if self == .min ? ordered == .orderedAscending : ordered == .orderedDescending { best = value }
+        if self == .min ? ordered == .orderedAscending : ordered == .orderedDescending {
+          best = value
+        }
       }
       return best
     case .unionOfObjects:
@@ -55,7 +57,9 @@ public enum CollectionOperator: String, CaseIterable, Sendable {
       for value in values {
         guard let value else { continue }
         guard let array = value as? [Any] else {
-          throw .typeMismatch(path: path, expected: "arrays (to-many relationships)", actual: typeName(type(of: value)))
+          throw .typeMismatch(
+            path: path, expected: "arrays (to-many relationships)",
+            actual: typeName(type(of: value)))
         }
         union += array.compactMap { KeyEntry.box($0) }
       }

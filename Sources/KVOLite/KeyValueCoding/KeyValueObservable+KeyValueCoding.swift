@@ -50,7 +50,9 @@ extension KeyValueObservable {
     do {
       try assign(object, value, keyPath)
     } catch {
-      guard case .nilForNonOptional = error, let owner = object as? any KeyValueObservable else { throw error }
+      guard case .nilForNonOptional = error, let owner = object as? any KeyValueObservable else {
+        throw error
+      }
       do {
         try owner.setNilValueForKey(key.entry.name)
       } catch let overridden {
@@ -83,10 +85,13 @@ extension KeyValueObservable {
 
   /// Asks the object that lacks the key `error` reports for its value, if the error is such a
   /// key; otherwise, or if the object declines (the default), throws `error`.
-  private func valueOfUndefinedKey(_ error: KeyValueError, in keyPath: String) throws(KeyValueError) -> Any? {
+  private func valueOfUndefinedKey(_ error: KeyValueError, in keyPath: String) throws(KeyValueError)
+    -> Any?
+  {
     // With no object to ask (a nil relationship on the way), the naming error stands: key paths
     // are checked against the declarations before anything is read.
-    guard let undefined = UndefinedKey(error, in: keyPath), let owner = try undefined.ownerObject(from: self)
+    guard let undefined = UndefinedKey(error, in: keyPath),
+      let owner = try undefined.ownerObject(from: self)
     else { throw error }
     let value: Any?
     do {
@@ -96,14 +101,17 @@ extension KeyValueObservable {
     }
     guard !undefined.rest.isEmpty, let value else { return value }
     guard let next = value as? any KeyValueObservable else {
-      throw .notARelationship(key: undefined.key, type: String(describing: type(of: owner)), role: .attribute)
+      throw .notARelationship(
+        key: undefined.key, type: String(describing: type(of: owner)), role: .attribute)
     }
     return try next.value(forKeyPath: undefined.rest)
   }
 
   /// Passes a set of the undefined key `error` reports to the object that lacks it, if the key
   /// ends the path; otherwise, or if the object declines (the default), throws `error`.
-  private func setUndefinedKey(_ value: Any?, _ error: KeyValueError, in keyPath: String) throws(KeyValueError) {
+  private func setUndefinedKey(_ value: Any?, _ error: KeyValueError, in keyPath: String)
+    throws(KeyValueError)
+  {
     guard let undefined = UndefinedKey(error, in: keyPath), undefined.rest.isEmpty,
       let owner = try undefined.ownerObject(from: self)
     else { throw error }

@@ -28,7 +28,9 @@ extension KeyValueObservable {
     var checked: [(store: (AnyObject, Any) -> Void, value: Any)] = []
     for (name, value) in keyedValues.sorted(by: { $0.key < $1.key }) {
       let key = try declaredKey(name, in: table)
-      guard let check = key.entry.check, let store = key.entry.store else { throw settingError(key) }
+      guard let check = key.entry.check, let store = key.entry.store else {
+        throw settingError(key)
+      }
       checked.append((store, try check(value is NSNull ? nil : value, name)))
     }
     for (store, value) in checked { store(self, value) }
@@ -51,7 +53,8 @@ extension KeyValueObservable {
 
   private func declaredKey(_ name: String, in table: KeyTable) throws(KeyValueError) -> KeyStep {
     guard let index = table.indexByName[name] else {
-      throw .unknownKey(key: name, type: table.typeName, path: "", suggestion: table.closestName(to: name))
+      throw .unknownKey(
+        key: name, type: table.typeName, path: "", suggestion: table.closestName(to: name))
     }
     return KeyStep(table: table, index: index)
   }

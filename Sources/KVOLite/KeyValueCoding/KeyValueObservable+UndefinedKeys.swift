@@ -1,12 +1,18 @@
 extension KeyValueObservable {
+  /// Called for a key the type does not declare: throws ``KeyValueError/unknownKey(key:type:path:suggestion:)``.
+  /// Implement it in your type to answer such keys, as Foundation's `value(forUndefinedKey:)`.
   public func value(forUndefinedKey key: String) throws(KeyValueError) -> Any? {
     throw Self.undefinedKey(key)
   }
 
+  /// Called to set a key the type does not declare: throws ``KeyValueError/unknownKey(key:type:path:suggestion:)``.
+  /// Implement it in your type to accept such keys.
   public func setValue(_ value: Any?, forUndefinedKey key: String) throws(KeyValueError) {
     throw Self.undefinedKey(key)
   }
 
+  /// Called when `nil` is set for a key whose value is not optional: throws
+  /// ``KeyValueError/nilForNonOptional(path:expected:)``. Implement it to give such keys a default instead.
   public func setNilValueForKey(_ key: String) throws(KeyValueError) {
     let expected = Self.observableKeys[key].map { typeName($0.entry.storedType) } ?? "a value"
     throw .nilForNonOptional(path: key, expected: expected)
@@ -15,7 +21,8 @@ extension KeyValueObservable {
   /// The error the default override points throw for `key`.
   static func undefinedKey(_ key: String) -> KeyValueError {
     let table = observableKeys.table
-    return .unknownKey(key: key, type: table.typeName, path: "", suggestion: table.closestName(to: key))
+    return .unknownKey(
+      key: key, type: table.typeName, path: "", suggestion: table.closestName(to: key))
   }
 }
 
@@ -30,9 +37,12 @@ struct UndefinedKey {
   /// The undefined key `error` reports in `keyPath`, if it is one an object along the path
   /// can be asked about (not one to the right of a collection operator).
   init?(_ error: KeyValueError, in keyPath: String) {
-    guard case .unknownKey(let key, _, let owner, _) = error, !owner.contains("@") else { return nil }
+    guard case .unknownKey(let key, _, let owner, _) = error, !owner.contains("@") else {
+      return nil
+    }
     let names = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-    let ownerCount = owner.isEmpty ? 0 : owner.split(separator: ".", omittingEmptySubsequences: false).count
+    let ownerCount =
+      owner.isEmpty ? 0 : owner.split(separator: ".", omittingEmptySubsequences: false).count
     guard ownerCount < names.count, names[ownerCount] == key else { return nil }
     self.owner = owner
     self.key = key
@@ -48,7 +58,9 @@ struct UndefinedKey {
 
   /// The object that lacks the key, read from `root`; `nil` if the path to it reads `nil` or
   /// is not an observable object.
-  func ownerObject(from root: some KeyValueObservable) throws(KeyValueError) -> (any KeyValueObservable)? {
+  func ownerObject(from root: some KeyValueObservable) throws(KeyValueError) -> (
+    any KeyValueObservable
+  )? {
     owner.isEmpty ? root : try root.value(forKeyPath: owner) as? any KeyValueObservable
   }
 }

@@ -60,7 +60,8 @@ struct KeyValuePath {
             throw .unknownOperator(operator: name, path: text)
           }
           throw .misplacedOperator(
-            operator: name, path: text, reason: "a collection operator must follow a to-many relationship")
+            operator: name, path: text,
+            reason: "a collection operator must follow a to-many relationship")
         }
         guard let index = table.indexByName[name] else {
           throw .unknownKey(
@@ -72,7 +73,8 @@ struct KeyValuePath {
         switch step.entry.role {
         case .toOne: position = .object(step.entry.relatedKeys!())
         case .toMany: position = .collection(step, elements: step.entry.elementKeys?())
-        case .derived where step.entry.relatedKeys != nil: position = .object(step.entry.relatedKeys!())
+        case .derived where step.entry.relatedKeys != nil:
+          position = .object(step.entry.relatedKeys!())
         case .attribute, .derived: position = .value(step)
         }
       case .collection(let key, let elements):
@@ -84,7 +86,8 @@ struct KeyValuePath {
           if op.needsRightPath {
             guard !names.isEmpty else {
               throw .misplacedOperator(
-                operator: name, path: text, reason: "it needs a key path after it, such as \(name).weight")
+                operator: name, path: text,
+                reason: "it needs a key path after it, such as \(name).weight")
             }
             guard let elements else {
               throw .misplacedOperator(
@@ -109,7 +112,8 @@ struct KeyValuePath {
         throw .malformedKeyPath(
           path: text, reason: "the elements at \"\(parsed.prefix(consumed))\" have no keys")
       case .value(let step):
-        throw .notARelationship(key: step.entry.name, type: step.table.typeName, role: step.entry.role)
+        throw .notARelationship(
+          key: step.entry.name, type: step.table.typeName, role: step.entry.role)
       }
     }
     self.components = components
@@ -129,12 +133,17 @@ struct KeyValuePath {
   /// The object whose key the last component names, for setting; with that key.
   func target(in root: AnyObject) throws(KeyValueError) -> (object: AnyObject, key: KeyStep) {
     guard case .key(let step) = components.last else {
-      throw .malformedKeyPath(path: text, reason: "only a key can be set, not an element or an operator")
+      throw .malformedKeyPath(
+        path: text, reason: "only a key can be set, not an element or an operator")
     }
     let before = components.dropLast()
     guard let object = try evaluate(before, from: root) else {
       let nilKey: String
-      if case .key(let nilStep)? = before.last { nilKey = nilStep.entry.name } else { nilKey = prefix(before.count) }
+      if case .key(let nilStep)? = before.last {
+        nilKey = nilStep.entry.name
+      } else {
+        nilKey = prefix(before.count)
+      }
       throw .nilIntermediate(path: text, key: nilKey)
     }
     return (object as AnyObject, step)
@@ -201,10 +210,13 @@ extension KeyValueError {
   fileprivate func restated(prefix: String, whole: String) -> KeyValueError {
     switch self {
     case .unknownKey(let key, let type, let path, let suggestion):
-      .unknownKey(key: key, type: type, path: path.isEmpty ? prefix : prefix + "." + path, suggestion: suggestion)
+      .unknownKey(
+        key: key, type: type, path: path.isEmpty ? prefix : prefix + "." + path,
+        suggestion: suggestion)
     case .malformedKeyPath(_, let reason): .malformedKeyPath(path: whole, reason: reason)
     case .unknownOperator(let name, _): .unknownOperator(operator: name, path: whole)
-    case .misplacedOperator(let name, _, let reason): .misplacedOperator(operator: name, path: whole, reason: reason)
+    case .misplacedOperator(let name, _, let reason):
+      .misplacedOperator(operator: name, path: whole, reason: reason)
     default: self
     }
   }

@@ -18,7 +18,9 @@ public protocol KeyValueTextConvertible {
 }
 
 extension String: KeyValueTextConvertible {
+  /// The value `text` spells, or `nil` if it is not one.
   public init?(keyValueText text: String) { self = text }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { self }
 }
 
@@ -31,22 +33,27 @@ extension Bool: KeyValueTextConvertible {
     default: return nil
     }
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { self ? "true" : "false" }
 }
 
 extension Double: KeyValueTextConvertible {
+  /// The value `text` spells, or `nil` if it is not one.
   public init?(keyValueText text: String) {
     guard let value = Double(text), !text.contains(where: \.isWhitespace) else { return nil }
     self = value
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { description }
 }
 
 extension Float: KeyValueTextConvertible {
+  /// The value `text` spells, or `nil` if it is not one.
   public init?(keyValueText text: String) {
     guard let value = Float(text), !text.contains(where: \.isWhitespace) else { return nil }
     self = value
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { description }
 }
 
@@ -59,6 +66,7 @@ extension Decimal: KeyValueTextConvertible {
     else { return nil }
     self = value
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { description }
 }
 
@@ -73,13 +81,16 @@ extension Optional: KeyValueTextConvertible where Wrapped: KeyValueTextConvertib
       return nil
     }
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { map(\.keyValueText) ?? "nil" }
 }
 
 extension KeyValueTextConvertible where Self: RawRepresentable, RawValue: KeyValueTextConvertible {
+  /// The value `text` spells, or `nil` if it is not one.
   public init?(keyValueText text: String) {
     guard let raw = RawValue(keyValueText: text) else { return nil }
     self.init(rawValue: raw)
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { rawValue.keyValueText }
 }

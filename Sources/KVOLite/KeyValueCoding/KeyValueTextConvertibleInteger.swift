@@ -2,10 +2,12 @@
 public protocol KeyValueTextConvertibleInteger: FixedWidthInteger, KeyValueTextConvertible {}
 
 extension KeyValueTextConvertibleInteger {
+  /// The value `text` spells, or `nil` if it is not one.
   public init?(keyValueText text: String) {
     guard let value = Self(text, radix: 10) else { return nil }
     self = value
   }
+  /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { description }
 }
 

@@ -38,7 +38,9 @@ final class KeyEntry: @unchecked Sendable {
   var affectedBy: [String] = []
   /// Makes a direct record for a string observation of this key, with type-erased values.
   var makeErasedRecord:
-    ((RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger)? = nil
+    (
+      (RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger
+    )? = nil
   /// Type-checks, validates and stores a value; `nil` if the key cannot be set.
   var assign: ((AnyObject, Any?, String) throws(KeyValueError) -> Void)? = nil
   /// Type-checks and validates a value without storing it; returns what would be stored (the
@@ -75,7 +77,8 @@ final class KeyEntry: @unchecked Sendable {
   /// Makes the `makeErasedRecord` closure for a stored key of `Root` holding a `Value`: a
   /// direct record whose handler boxes the values (optionals flattened).
   static func erasedRecordMaker<Root: AnyObject, Value>(_: Root.Type, _: Value.Type)
-    -> (RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) -> Trigger
+    -> (RegistrarContext, Int, ObservingOptions, @escaping (KeyValueChange<Any?>) -> Void) ->
+    Trigger
   {
     { context, index, options, handler in
       TypedRecord<Root, Value>(context: context, keyIndex: index, options: options) { _, change in
@@ -91,7 +94,7 @@ final class KeyEntry: @unchecked Sendable {
   /// Makes the `mutateErased` closure of a to-many relationship of `Element`s.
   static func erasedMutator<Element>(_: Element.Type)
     -> (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
-      throws(KeyValueError) -> Void
+    throws(KeyValueError) -> Void
   {
     { object, index, storage, path, kind, indexes, elements throws(KeyValueError) in
       var typed: [Element] = []
@@ -117,9 +120,12 @@ final class KeyEntry: @unchecked Sendable {
     assign = KeyEntry.assigner(keyPath, validate: validate)
     guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> else { return }
     check = { value, path throws(KeyValueError) in
-      try KeyEntry.validated(try KeyEntry.cast(value, to: Value.self, path: path), by: validate, path: path)
+      try KeyEntry.validated(
+        try KeyEntry.cast(value, to: Value.self, path: path), by: validate, path: path)
     }
-    store = { object, value in unsafeDowncast(object, to: Root.self)[keyPath: writable] = value as! Value }
+    store = { object, value in
+      unsafeDowncast(object, to: Root.self)[keyPath: writable] = value as! Value
+    }
   }
 
   /// Makes the `assign` closure for a writable key path: casts, validates, then stores through
@@ -174,7 +180,8 @@ final class KeyEntry: @unchecked Sendable {
       throw .nilForNonOptional(path: path, expected: typeName(Value.self))
     }
     guard let typed = value as? Value else {
-      throw .typeMismatch(path: path, expected: typeName(Value.self), actual: typeName(type(of: value)))
+      throw .typeMismatch(
+        path: path, expected: typeName(Value.self), actual: typeName(type(of: value)))
     }
     return typed
   }

@@ -30,9 +30,12 @@ struct KeyPathString: Sendable, Equatable {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
     for (offset, part) in parts.enumerated() where part.isEmpty {
       let reason =
-        parts.count == 1 || text == "." ? "it has no key"
-        : offset == 0 ? "it starts with \".\""
-        : offset == parts.count - 1 ? "it ends with \".\"" : "it has an empty key between two dots"
+        parts.count == 1 || text == "."
+        ? "it has no key"
+        : offset == 0
+          ? "it starts with \".\""
+          : offset == parts.count - 1
+            ? "it ends with \".\"" : "it has an empty key between two dots"
       throw .malformedKeyPath(path: text, reason: reason)
     }
     components = parts.map(String.init)

@@ -10,6 +10,7 @@ public enum KeyRole: Sendable, Hashable, CustomStringConvertible {
   /// A computed value, declared with the key paths that affect it.
   case derived
 
+  /// A readable description, as printed.
   public var description: String {
     switch self {
     case .attribute: "attribute"

@@ -44,6 +44,7 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The key's validation hook rejected the value.
   case validationFailed(path: String, reason: String)
 
+  /// A readable description, as printed.
   public var description: String {
     switch self {
     case .unknownKey(let key, let type, let path, let suggestion):
@@ -80,9 +81,11 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notTextConvertible(let path, let type):
       return "\"\(path)\" holds \(type), which cannot be set from text"
     case .indexOutOfRange(let index, let count, let path):
-      return "index \(index) is out of range for \"\(path)\" (\(count) element\(count == 1 ? "" : "s"))"
+      return
+        "index \(index) is out of range for \"\(path)\" (\(count) element\(count == 1 ? "" : "s"))"
     case .countMismatch(let path, let indexes, let elements):
-      return "\"\(path)\": \(indexes) index\(indexes == 1 ? "" : "es") but \(elements) element\(elements == 1 ? "" : "s")"
+      return
+        "\"\(path)\": \(indexes) index\(indexes == 1 ? "" : "es") but \(elements) element\(elements == 1 ? "" : "s")"
     case .nilIntermediate(let path, let key):
       return "cannot set \"\(path)\": \"\(key)\" is nil"
     case .validationFailed(let path, let reason):

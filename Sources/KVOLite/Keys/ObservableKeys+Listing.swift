@@ -27,7 +27,8 @@ extension KeyTable {
       case .derived:
         if !settableOnly { paths.append(path) }
       case .toOne:
-        guard let related = entry.relatedKeys?(), !visiting.contains(ObjectIdentifier(related)) else {
+        guard let related = entry.relatedKeys?(), !visiting.contains(ObjectIdentifier(related))
+        else {
           continue
         }
         related.collectAttributes(

@@ -17,6 +17,7 @@ public final class ObservableKeys<Root: AnyObject>: ExpressibleByArrayLiteral, S
     table = KeyTable(typeName: String(describing: Root.self), entries: keys.map(\.entry))
   }
 
+  /// The table of `keys`, in order. A key name that is empty, holds a dot or starts with `@`, or is declared twice, is a programming error (a precondition failure).
   public convenience init(arrayLiteral keys: ObservableKey<Root>...) {
     self.init(keys)
   }
@@ -70,7 +71,8 @@ final class KeyTable: @unchecked Sendable {
     indexByKeyPath = byKeyPath
     storageOffsets = .allocate(capacity: max(1, entries.count))
     for index in 0..<max(1, entries.count) {
-      (UnsafeMutableRawPointer(storageOffsets + index)).initializeMemory(as: Int.self, repeating: Int.min, count: 1)
+      (UnsafeMutableRawPointer(storageOffsets + index)).initializeMemory(
+        as: Int.self, repeating: Int.min, count: 1)
     }
   }
 
@@ -172,7 +174,8 @@ extension KeyTable {
       let candidate = chain + [KeyStep(table: self, index: index)]
       if candidate.count > 1, KeyTable.compose(candidate) == target { return candidate }
       let entry = entries[index]
-      if entry.role == .toOne || entry.role == .derived, !entry.isOptional, let next = entry.relatedKeys,
+      if entry.role == .toOne || entry.role == .derived, !entry.isOptional,
+        let next = entry.relatedKeys,
         let found = next().search(target, chain: candidate, budget: &budget)
       {
         return found

@@ -14,7 +14,9 @@
 enum DependencyExpansion {
   /// The branches of `steps`, and the index of the first wiring branch (`branches.count` if
   /// there is none).
-  static func branches(for steps: [KeyStep]) throws(KeyValueError) -> (branches: [[KeyStep]], wiringFrom: Int) {
+  static func branches(for steps: [KeyStep]) throws(KeyValueError) -> (
+    branches: [[KeyStep]], wiringFrom: Int
+  ) {
     var branches: [[KeyStep]] = []
     try expand(steps, expanding: [], into: &branches)
     let wiringFrom = branches.count

@@ -9,6 +9,7 @@ public enum KeyValueChangeKind: UInt8, Sendable, Hashable, CustomStringConvertib
   /// Elements of a to-many relationship were replaced at ``KeyValueChange/indexes``.
   case replacement = 4
 
+  /// A readable description, as printed.
   public var description: String {
     switch self {
     case .setting: "setting"

@@ -18,7 +18,8 @@ extension KeyValueObservable {
     let token = try observe(keyPath, options: options) { [weak observer, weak self] change in
       guard let observer, let self else { return }
       observer.observeValue(
-        forKeyPath: keyPath, of: self, change: change, context: tag.flatMap { UnsafeMutableRawPointer(bitPattern: $0) })
+        forKeyPath: keyPath, of: self, change: change,
+        context: tag.flatMap { UnsafeMutableRawPointer(bitPattern: $0) })
     }
     let registration = ClassicRegistration(
       observer: ObjectIdentifier(observer), keyPath: keyPath, context: context, token: token)
@@ -47,7 +48,9 @@ extension KeyValueObservable {
   ) {
     guard let context = observationRegistrar.existingContext else { return }
     let identity = ObjectIdentifier(observer)
-    let removed = context.removeClassic { $0.observer == identity && $0.keyPath == keyPath && matching($0) }
+    let removed = context.removeClassic {
+      $0.observer == identity && $0.keyPath == keyPath && matching($0)
+    }
     removed?.token.invalidate()
   }
 }

@@ -96,7 +96,9 @@ extension KeyValueObservable {
 
   /// Will-time of a manual change of elements: the removed or replaced elements are the old
   /// value. A `.setting` is a change of the whole value.
-  private func manualWillChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet) throws(KeyValueError) {
+  private func manualWillChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet)
+    throws(KeyValueError)
+  {
     guard kind != .setting else { return manualWillChange(step) }
     let old = kind == .insertion ? nil : try elements(of: step, at: indexes)
     manualWillChange(step, kind: kind, indexes: indexes, old: old)
@@ -104,7 +106,9 @@ extension KeyValueObservable {
 
   /// Did-time of a manual change of elements: the inserted or replacing elements are the new
   /// value.
-  private func manualDidChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet) throws(KeyValueError) {
+  private func manualDidChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet)
+    throws(KeyValueError)
+  {
     guard kind != .setting else { return manualDidChange(step) }
     guard let context = observationRegistrar.existingContext,
       let pending = context.popManualFrame(thread: currentThreadID(), key: step.index),
@@ -120,7 +124,9 @@ extension KeyValueObservable {
     manualWillChange(step, kind: .setting, indexes: nil, old: step.entry.value(self))
   }
 
-  private func manualWillChange(_ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?) {
+  private func manualWillChange(
+    _ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?
+  ) {
     guard let context = observationRegistrar.existingContext,
       let list = context.currentList(key: step.index)
     else {
@@ -132,7 +138,8 @@ extension KeyValueObservable {
     let frame = context.whileDelivering(list) {
       ChangeFrame.willChangeBoxed(self, list: list, kind: kind, indexes: indexes, old: old)
     }
-    context.pushManualFrame(ManualFrame(thread: currentThreadID(), key: step.index, frame: frame, old: old))
+    context.pushManualFrame(
+      ManualFrame(thread: currentThreadID(), key: step.index, frame: frame, old: old))
   }
 
   /// Did-time of a manual change: finishes the innermost matching will-time on this thread.

@@ -44,7 +44,8 @@ extension KeyValueObservable {
       return try observeChain(keyPath, options: options, changeHandler: changeHandler)
     }
     let record = try observationRegistrar.registerDirect(on: self, key: index, in: table) {
-      TypedRecord<Self, Value>(context: $0, keyIndex: index, options: options, handler: changeHandler)
+      TypedRecord<Self, Value>(
+        context: $0, keyIndex: index, options: options, handler: changeHandler)
     }
     if options.contains(.initial) { record.sendInitial(self, self[keyPath: keyPath]) }
     return ObservationToken(record)
@@ -83,7 +84,9 @@ extension KeyValueObservable {
     if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
       // One stored key: a direct record, like a typed one-key observation.
       let step = steps[0]
-      let record = try observationRegistrar.registerDirect(on: self, key: step.index, in: step.table) {
+      let record = try observationRegistrar.registerDirect(
+        on: self, key: step.index, in: step.table
+      ) {
         make($0, step.index, options, changeHandler)
       }
       if options.contains(.initial), record.isActive {

@@ -21,7 +21,7 @@ extension KeyValueObservable {
       do {
         tokens.append(try observe(keyPath, options: options) { changeHandler(keyPath, $0) })
       } catch {
-        tokens.forEach { $0.invalidate() }
+        for token in tokens { token.invalidate() }
         throw error
       }
     }

@@ -9,7 +9,8 @@ extension Observed {
   /// holding its own.
   @inlinable @inline(never)
   static func setObserved<Root: KeyValueObservable>(
-    _ owner: Unmanaged<Root>, _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock,
+    _ owner: Unmanaged<Root>, _ storage: UnsafeMutablePointer<Observed<Value>>,
+    _ lock: PropertyLock,
     _ newValue: Value
   ) {
     let state = storage.pointee.state
@@ -62,7 +63,8 @@ extension Observed {
       let newOnly = kinds & 0b0010 != 0 ? KeyValueChange(kind: .setting, newValue: newValue) : bare
       let oldOnly = kinds & 0b0100 != 0 ? KeyValueChange(kind: .setting, oldValue: old) : bare
       let both =
-        kinds & 0b1000 != 0 ? KeyValueChange(kind: .setting, oldValue: old, newValue: newValue) : bare
+        kinds & 0b1000 != 0
+        ? KeyValueChange(kind: .setting, oldValue: old, newValue: newValue) : bare
       let replaced = exchange(storage, newValue)
       lock.unlock()
       _ = replaced

@@ -89,7 +89,8 @@ public struct Observed<Value> {
   static func exchange(_ storage: UnsafeMutablePointer<Observed<Value>>, _ newValue: __owned Value)
     -> Value
   {
-    let value = (UnsafeMutableRawPointer(storage) + MemoryLayout<Observed<Value>>.offset(of: \.value)!)
+    let value =
+      (UnsafeMutableRawPointer(storage) + MemoryLayout<Observed<Value>>.offset(of: \.value)!)
       .assumingMemoryBound(to: Value.self)
     let old = value.move()
     value.initialize(to: newValue)

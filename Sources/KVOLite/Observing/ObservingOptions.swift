@@ -23,8 +23,10 @@
 /// exactly one prior and one post notification to each observer. Serialize sets of a key whose
 /// old values must chain exactly.
 public struct ObservingOptions: OptionSet, Sendable, Hashable {
+  /// The options as bits.
   public let rawValue: UInt8
 
+  /// The options whose bits are `rawValue`.
   @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
   /// Post-change notifications carry the new value.

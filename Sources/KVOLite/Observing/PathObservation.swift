@@ -117,7 +117,8 @@ class PathObservation: Observation, @unchecked Sendable {
   {
     let current = links[branch][level]
     // An inactive link on an object at a reused address belongs to a released object.
-    if let object, let current, current.object == ObjectIdentifier(object), current.trigger.isActive {
+    if let object, let current, current.object == ObjectIdentifier(object), current.trigger.isActive
+    {
       return
     }
     if let current {
@@ -164,11 +165,13 @@ final class PathLink: Trigger, @unchecked Sendable {
   /// Whether the key is the last of its branch (so a change of it re-wires nothing).
   let isLeaf: Bool
 
-  init(observation: PathObservation, context: RegistrarContext, key: Int, level: Int, isLeaf: Bool) {
+  init(observation: PathObservation, context: RegistrarContext, key: Int, level: Int, isLeaf: Bool)
+  {
     self.observation = observation
     self.level = level
     self.isLeaf = isLeaf
-    super.init(order: observation.order, context: context, keyIndex: key, isTyped: false, options: [])
+    super.init(
+      order: observation.order, context: context, keyIndex: key, isTyped: false, options: [])
   }
 
   override var path: (observation: PathObservation, level: Int, isLeaf: Bool)? {

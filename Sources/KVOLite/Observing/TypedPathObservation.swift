@@ -29,7 +29,8 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
     self.handler = handler
     leafIsValue =
       branches.count == 1 && !isDerived && branches[0].last!.entry.storedType == Value.self
-    super.init(branches: branches, wiringFrom: wiringFrom, isExactToMany: isExactToMany, options: options)
+    super.init(
+      branches: branches, wiringFrom: wiringFrom, isExactToMany: isExactToMany, options: options)
   }
 
   override var rootObject: (any KeyValueObservable)? { root }
@@ -94,7 +95,9 @@ final class LeafLink<Root: KeyValueObservable, Value>: ValueTrigger<Value>, @unc
   let observation: TypedPathObservation<Root, Value>
   let level: Int
 
-  init(observation: TypedPathObservation<Root, Value>, context: RegistrarContext, key: Int, level: Int) {
+  init(
+    observation: TypedPathObservation<Root, Value>, context: RegistrarContext, key: Int, level: Int
+  ) {
     self.observation = observation
     self.level = level
     super.init(

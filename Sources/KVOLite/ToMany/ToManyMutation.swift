@@ -27,7 +27,9 @@ struct ToManyMutation<Element> {
     for index in indexes {
       switch kind {
       case .insertion:
-        guard index <= length else { throw .indexOutOfRange(index: index, count: length, path: path) }
+        guard index <= length else {
+          throw .indexOutOfRange(index: index, count: length, path: path)
+        }
         length += 1
       default:
         guard index < count else { throw .indexOutOfRange(index: index, count: count, path: path) }
@@ -39,7 +41,9 @@ struct ToManyMutation<Element> {
   func apply(to array: inout [Element]) {
     switch kind {
     case .insertion:
-      if indexes.first == array.count, indexes.count == 1 || indexes.last == array.count + indexes.count - 1 {
+      if indexes.first == array.count,
+        indexes.count == 1 || indexes.last == array.count + indexes.count - 1
+      {
         array.append(contentsOf: elements)  // The common case: an append.
       } else {
         for position in indexes.indices { array.insert(elements[position], at: indexes[position]) }
@@ -104,7 +108,10 @@ extension ToManyMutation {
     let fits = (try? mutation.validate(count: storage.pointee.value.count, path: path)) != nil
     if fits { mutation.apply(to: &storage.pointee.value) }
     lock.unlock()
-    if fits { frame.didChange(object, old: removed, new: mutation.kind == .removal ? nil : mutation.elements) }
+    if fits {
+      frame.didChange(
+        object, old: removed, new: mutation.kind == .removal ? nil : mutation.elements)
+    }
     context.endDelivery(held)
   }
 }

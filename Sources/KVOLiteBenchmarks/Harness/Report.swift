@@ -3,7 +3,8 @@
 enum Report {
   static func printHeader(rounds: Int) {
     Swift.print(
-      "kvolite-benchmarks: median of \(rounds) interleaved rounds; × floor is the ratio to the fair floor of this run")
+      "kvolite-benchmarks: median of \(rounds) interleaved rounds; × floor is the ratio to the fair floor of this run"
+    )
     Swift.print("")
     Swift.print("| workload | contender | median | spread | × floor | KVOLite target |")
     Swift.print("|---|---|---:|---:|---:|---|")
@@ -33,7 +34,9 @@ enum Report {
       let ratio = zip(row.bytesPerObservation, floor).map { format2($0 / $1) + "×" } ?? "—"
       let shown = row.bytesPerObservation.map { format2($0) + " B" } ?? "—"
       let target = row.name == "KVOLite" ? "≤ 1.5×" : ""
-      Swift.print("| M  heap bytes per observation (100k) | \(row.name) | \(shown) | — | \(ratio) | \(target) |")
+      Swift.print(
+        "| M  heap bytes per observation (100k) | \(row.name) | \(shown) | — | \(ratio) | \(target) |"
+      )
     }
   }
 

@@ -25,9 +25,14 @@ enum EditorWorkload {
     let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let editor = here.appendingPathComponent("package-editor")
     guard FileManager.default.isExecutableFile(atPath: editor.path) else {
-      return .failure(Failure(reason: "no package-editor beside this binary; build it with swift build -c release --product package-editor"))
+      return .failure(
+        Failure(
+          reason:
+            "no package-editor beside this binary; build it with swift build -c release --product package-editor"
+        ))
     }
-    let scriptURL = FileManager.default.temporaryDirectory.appendingPathComponent("kvolite-r-\(UUID().uuidString).txt")
+    let scriptURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "kvolite-r-\(UUID().uuidString).txt")
     do {
       try script().write(to: scriptURL, atomically: true, encoding: .utf8)
       defer { try? FileManager.default.removeItem(at: scriptURL) }
@@ -43,7 +48,8 @@ enum EditorWorkload {
         process.waitUntilExit()
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         guard process.terminationStatus == 0 else {
-          return .failure(Failure(reason: "package-editor exited with \(process.terminationStatus)"))
+          return .failure(
+            Failure(reason: "package-editor exited with \(process.terminationStatus)"))
         }
       }
       return .success(times.sorted()[1])

@@ -16,28 +16,45 @@ enum MemoryWorkload {
 
   static func run() -> [Row] {
     [
-      Row(name: "floor", bytesPerObservation: measure(FloorModel.init) { model in
-        model.observeValue { Effect.consume($0) }
-      }),
-      Row(name: "KVOLite", bytesPerObservation: measure(KVOLiteModel.init) { model in
-        model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!) }
-      }),
-      Row(name: "Observation", bytesPerObservation: measure(ObservationModel.init) { model in
-        Rearming { Effect.consume(model.value) }
-      }),
-      Row(name: "naive registry", bytesPerObservation: measure(NaiveModel.init) { model in
-        model.observe(\NaiveModel.value) { Effect.consume($0 as! String); return true }
-      }),
-      Row(name: "CurrentValueSubject", bytesPerObservation: measure(SubjectModel.init) { model in
-        model.value.sink { Effect.consume($0) }
-      }),
-      Row(name: "@Published", bytesPerObservation: measure(PublishedModel.init) { model in
-        model.$value.sink { Effect.consume($0) }
-      }),
+      Row(
+        name: "floor",
+        bytesPerObservation: measure(FloorModel.init) { model in
+          model.observeValue { Effect.consume($0) }
+        }),
+      Row(
+        name: "KVOLite",
+        bytesPerObservation: measure(KVOLiteModel.init) { model in
+          model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!) }
+        }),
+      Row(
+        name: "Observation",
+        bytesPerObservation: measure(ObservationModel.init) { model in
+          Rearming { Effect.consume(model.value) }
+        }),
+      Row(
+        name: "naive registry",
+        bytesPerObservation: measure(NaiveModel.init) { model in
+          model.observe(\NaiveModel.value) {
+            Effect.consume($0 as! String)
+            return true
+          }
+        }),
+      Row(
+        name: "CurrentValueSubject",
+        bytesPerObservation: measure(SubjectModel.init) { model in
+          model.value.sink { Effect.consume($0) }
+        }),
+      Row(
+        name: "@Published",
+        bytesPerObservation: measure(PublishedModel.init) { model in
+          model.$value.sink { Effect.consume($0) }
+        }),
     ]
   }
 
-  private static func measure<Model, Token>(_ make: () -> Model, _ observe: (Model) -> Token) -> Double? {
+  private static func measure<Model, Token>(_ make: () -> Model, _ observe: (Model) -> Token)
+    -> Double?
+  {
     let models = (0..<objects).map { _ in make() }
     var tokens: [Token] = []
     tokens.reserveCapacity(objects * perObject)

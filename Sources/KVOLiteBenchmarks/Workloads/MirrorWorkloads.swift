@@ -13,7 +13,8 @@ enum MirrorWorkloads {
   /// D: the seed's idiom exactly. D2: the mirror as ``PackageViewModel`` builds it.
   static func mirror(viewModelsOwn: Bool) -> Workload {
     Workload(
-      name: viewModelsOwn ? "D2 the view model's own mirror" : "D  two-way mirror, the seed's idiom",
+      name: viewModelsOwn
+        ? "D2 the view model's own mirror" : "D  two-way mirror, the seed's idiom",
       target: "≤ 3×",
       contenders: [
         Contender(name: "floor") {
@@ -32,7 +33,11 @@ enum MirrorWorkloads {
               model.firstName = value
             }
           }
-          return Case(effectPerOperation: 0, run: roundTrips(model: { model.firstName = $0 }, viewModel: { viewModel.firstName = $0 })) {
+          return Case(
+            effectPerOperation: 0,
+            run: roundTrips(
+              model: { model.firstName = $0 }, viewModel: { viewModel.firstName = $0 })
+          ) {
             consistent(model.firstName, viewModel.firstName)
           }
         },
@@ -41,7 +46,11 @@ enum MirrorWorkloads {
           let viewModel: any NameViewModel =
             viewModelsOwn ? GuardedViewModel(package) : SeedViewModel(package)
           let person = opaque(package.recipient)
-          return Case(effectPerOperation: 0, run: roundTrips(model: { person.firstName = $0 }, viewModel: { viewModel.firstName = $0 })) {
+          return Case(
+            effectPerOperation: 0,
+            run: roundTrips(
+              model: { person.firstName = $0 }, viewModel: { viewModel.firstName = $0 })
+          ) {
             consistent(person.firstName, viewModel.firstName)
           }
         },
@@ -65,7 +74,10 @@ enum MirrorWorkloads {
             }
             return true
           }
-          return Case(effectPerOperation: 0, run: roundTrips(model: { model.value = $0 }, viewModel: { viewModel.value = $0 })) {
+          return Case(
+            effectPerOperation: 0,
+            run: roundTrips(model: { model.value = $0 }, viewModel: { viewModel.value = $0 })
+          ) {
             consistent(model.value, viewModel.value)
           }
         },
@@ -74,7 +86,9 @@ enum MirrorWorkloads {
 
   /// `n` half round trips: model, view model, model…, with a new value each time.
   @inline(__always)
-  private static func roundTrips(model: @escaping (String) -> Void, viewModel: @escaping (String) -> Void) -> (Int) -> Void {
+  private static func roundTrips(
+    model: @escaping (String) -> Void, viewModel: @escaping (String) -> Void
+  ) -> (Int) -> Void {
     { n in
       for i in 0..<n {
         if i & 1 == 0 { model(Pool.value(i)) } else { viewModel(Pool.value(i)) }
@@ -83,7 +97,8 @@ enum MirrorWorkloads {
   }
 
   private static func consistent(_ model: String, _ viewModel: String) -> String? {
-    model == viewModel && model == Pool.value(63) ? nil : "model \"\(model)\", view model \"\(viewModel)\""
+    model == viewModel && model == Pool.value(63)
+      ? nil : "model \"\(model)\", view model \"\(viewModel)\""
   }
 }
 

@@ -18,8 +18,10 @@ enum RegistrationWorkloads {
           let model = opaque(KVOLiteModel())
           return Case(effectPerOperation: 0) { n in
             for _ in 0..<n {
-              model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!) }
-                .invalidate()
+              model.observe(\.value, options: [.new]) { _, change in
+                Effect.consume(change.newValue!)
+              }
+              .invalidate()
             }
           }
         },
@@ -27,7 +29,10 @@ enum RegistrationWorkloads {
           let model = opaque(NaiveModel())
           return Case(effectPerOperation: 0) { n in
             for _ in 0..<n {
-              let id = model.observe(\NaiveModel.value) { Effect.consume($0 as! String); return true }
+              let id = model.observe(\NaiveModel.value) {
+                Effect.consume($0 as! String)
+                return true
+              }
               model.remove(\NaiveModel.value, id: id)
             }
           }
@@ -78,7 +83,8 @@ enum RegistrationWorkloads {
         },
         Contender(name: "KVOLite") {
           let package = KVOLitePackage()
-          let token = package.observe(\.recipient.postalAddress.street, options: [.new]) { _, change in
+          let token = package.observe(\.recipient.postalAddress.street, options: [.new]) {
+            _, change in
             Effect.consume(change.newValue!)
           }
           let address = opaque(package.recipient.postalAddress)
@@ -98,7 +104,10 @@ enum RegistrationWorkloads {
         },
         Contender(name: "naive registry") {
           let address = opaque(NaiveModel())
-          address.observe(\NaiveModel.street) { Effect.consume($0 as! String); return true }
+          address.observe(\NaiveModel.street) {
+            Effect.consume($0 as! String)
+            return true
+          }
           return Case(effectPerOperation: Pool.length) { n in
             for i in 0..<n { address.street = Pool.value(i) }
           }

@@ -7,7 +7,8 @@ enum SetWorkloads {
   static func observed(_ observers: Int, perCallback: Bool = false) -> Workload {
     let effect = observers * Pool.length
     return Workload(
-      name: perCallback ? "A' per callback, K = \(observers)" : "A  set, K = \(observers) observers (.new)",
+      name: perCallback
+        ? "A' per callback, K = \(observers)" : "A  set, K = \(observers) observers (.new)",
       target: perCallback ? "≤ 2×" : "≤ 2.5×",
       unitsPerOperation: perCallback ? Double(observers) : 1,
       contenders: [
@@ -29,7 +30,8 @@ enum SetWorkloads {
         Contender(name: "KVOLite") {
           let model = opaque(KVOLiteModel())
           let tokens = (0..<observers).map { _ in
-            model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!) }
+            model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!)
+            }
           }
           return Case(effectPerOperation: effect) { n in
             for i in 0..<n { model.value = Pool.value(i) }
@@ -47,7 +49,10 @@ enum SetWorkloads {
         Contender(name: "naive registry") {
           let model = opaque(NaiveModel())
           for _ in 0..<observers {
-            model.observe(\NaiveModel.value) { Effect.consume($0 as! String); return true }
+            model.observe(\NaiveModel.value) {
+              Effect.consume($0 as! String)
+              return true
+            }
           }
           return Case(effectPerOperation: effect) { n in
             for i in 0..<n { model.value = Pool.value(i) }
@@ -90,7 +95,8 @@ enum SetWorkloads {
         Contender(name: "floor") {
           let (model, others) = fixture(FloorModel.init) { model in
             siblingObservers
-              ? [model.observeOther { Effect.consume($0) }, model] : [model.observeValue { Effect.consume($0) }, model]
+              ? [model.observeOther { Effect.consume($0) }, model]
+              : [model.observeValue { Effect.consume($0) }, model]
           }
           let target = opaque(model)
           return Case(effectPerOperation: 0) { n in
@@ -106,9 +112,11 @@ enum SetWorkloads {
         },
         Contender(name: "KVOLite") {
           let (model, others) = fixture(KVOLiteModel.init) { model in
-            [model.observe(siblingObservers ? \.other : \.value, options: [.new]) { _, change in
-              Effect.consume(change.newValue!)
-            }, model]
+            [
+              model.observe(siblingObservers ? \.other : \.value, options: [.new]) { _, change in
+                Effect.consume(change.newValue!)
+              }, model,
+            ]
           }
           let target = opaque(model)
           return Case(effectPerOperation: 0) { n in

@@ -7,12 +7,15 @@ enum ToManyWorkloads {
   /// by every contender alike), so that batches do not grow without bound.
   static func append(countOnly: Bool) -> Workload {
     Workload(
-      name: countOnly ? "T2 append, 1 observer of contents.@count" : "T1 append, 1 observer of contents",
+      name: countOnly
+        ? "T2 append, 1 observer of contents.@count" : "T1 append, 1 observer of contents",
       target: "—",
       contenders: [
         Contender(name: "floor") {
           let cart = opaque(FloorCart())
-          cart.contentsHandlers.append { countOnly ? Effect.consume($0.count) : Effect.consume($0.last ?? "") }
+          cart.contentsHandlers.append {
+            countOnly ? Effect.consume($0.count) : Effect.consume($0.last ?? "")
+          }
           return Case(effectPerOperation: Pool.length) { n in
             for i in 0..<n {
               cart.contents.append(Pool.value(i))
@@ -24,8 +27,12 @@ enum ToManyWorkloads {
           let cart = opaque(KVOLiteCart())
           let token =
             countOnly
-            ? try! cart.observe("contents.@count", options: [.new]) { change in Effect.consume(change.newValue!! as! Int) }
-            : cart.observe(\.contents, options: [.new]) { _, change in Effect.consume(change.newValue!.last ?? "") }
+            ? try! cart.observe("contents.@count", options: [.new]) { change in
+              Effect.consume(change.newValue!! as! Int)
+            }
+            : cart.observe(\.contents, options: [.new]) { _, change in
+              Effect.consume(change.newValue!.last ?? "")
+            }
           let contents = try! cart.mutableArrayValue(for: \.contents)
           return Case(effectPerOperation: Pool.length) { n in
             for i in 0..<n {
@@ -38,7 +45,10 @@ enum ToManyWorkloads {
         Contender(name: "Observation") {
           let cart = opaque(ObservationCart())
           cart.contents = [Pool.value(0)]
-          let observer = Rearming { countOnly ? Effect.consume(cart.contents.count) : Effect.consume(cart.contents.last ?? "") }
+          let observer = Rearming {
+            countOnly
+              ? Effect.consume(cart.contents.count) : Effect.consume(cart.contents.last ?? "")
+          }
           return Case(effectPerOperation: Pool.length) { n in
             for i in 0..<n {
               cart.contents.append(Pool.value(i))
@@ -60,11 +70,15 @@ enum ToManyWorkloads {
         Contender(name: "floor") {
           let cart = opaque(FloorCart())
           cart.fullNameHandlers.append { Effect.consume($0) }
-          return Case(effectPerOperation: effect) { n in for i in 0..<n { cart.firstName = Pool.value(i) } }
+          return Case(effectPerOperation: effect) { n in
+            for i in 0..<n { cart.firstName = Pool.value(i) }
+          }
         },
         Contender(name: "KVOLite") {
           let cart = opaque(KVOLiteCart())
-          let token = cart.observe(\.fullName, options: [.new]) { _, change in Effect.consume(change.newValue!) }
+          let token = cart.observe(\.fullName, options: [.new]) { _, change in
+            Effect.consume(change.newValue!)
+          }
           return Case(effectPerOperation: effect) { n in
             for i in 0..<n { cart.firstName = Pool.value(i) }
             withExtendedLifetime(token) {}

@@ -6,24 +6,29 @@ enum ArgumentParsing {
   /// A content index: a whole number, 0 or more, in ASCII digits.
   static func index(_ command: String, _ text: String) throws(CommandError) -> Int {
     guard let index = Int(text), index >= 0, text.allSatisfy(\.isASCII) else {
-      throw .badArgument(command: command, message: "the index must be a whole number, 0 or more, not \"\(text)\"")
+      throw .badArgument(
+        command: command, message: "the index must be a whole number, 0 or more, not \"\(text)\"")
     }
     return index
   }
 
   /// An optional quantity (1 by default) and weight in kilograms (0 by default).
-  static func amounts(_ command: String, _ arguments: ArraySlice<String>) throws(CommandError) -> (Int, Double) {
+  static func amounts(_ command: String, _ arguments: ArraySlice<String>) throws(CommandError) -> (
+    Int, Double
+  ) {
     var quantity = 1
     var weight = 0.0
     if let text = arguments.first {
       guard let value = Int(keyValueText: text) else {
-        throw .badArgument(command: command, message: "the quantity must be a whole number, not \"\(text)\"")
+        throw .badArgument(
+          command: command, message: "the quantity must be a whole number, not \"\(text)\"")
       }
       quantity = value
     }
     if let text = arguments.dropFirst().first {
       guard let value = Double(keyValueText: text) else {
-        throw .badArgument(command: command, message: "the weight must be a number of kilograms, not \"\(text)\"")
+        throw .badArgument(
+          command: command, message: "the weight must be a number of kilograms, not \"\(text)\"")
       }
       weight = value
     }
@@ -36,12 +41,15 @@ enum ArgumentParsing {
   ]
 
   /// Observing options from their words; none means `old new`.
-  static func options(_ command: String, _ words: ArraySlice<String>) throws(CommandError) -> ObservingOptions {
+  static func options(_ command: String, _ words: ArraySlice<String>) throws(CommandError)
+    -> ObservingOptions
+  {
     guard !words.isEmpty else { return [.old, .new] }
     var options: ObservingOptions = []
     for word in words {
       guard let entry = observingOptions.first(where: { $0.word == word }) else {
-        throw .badArgument(command: command, message: "unknown option \"\(word)\" (use initial, old, new, prior)")
+        throw .badArgument(
+          command: command, message: "unknown option \"\(word)\" (use initial, old, new, prior)")
       }
       options.insert(entry.option)
     }

@@ -3,7 +3,8 @@ import KVOLite
 /// `get <keyPath>`: prints one value, read by key-value coding (collection operators allowed).
 struct GetCommand: EditorCommand {
   static let configuration = CommandConfiguration(
-    name: "get", usage: "get <keyPath>", summary: "print one value (operators allowed: get contents.@sum.weight)",
+    name: "get", usage: "get <keyPath>",
+    summary: "print one value (operators allowed: get contents.@sum.weight)",
     arguments: 1...1, argumentKinds: [.keyPath])
 
   let keyPath: String

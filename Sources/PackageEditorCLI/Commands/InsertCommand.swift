@@ -3,7 +3,8 @@ import PackageModel
 /// `insert <index> <title> [quantity] [weight]`: inserts a content line through the view model.
 struct InsertCommand: EditorCommand {
   static let configuration = CommandConfiguration(
-    name: "insert", usage: "insert <index> <title> [quantity] [weight]", summary: "insert a content line at an index",
+    name: "insert", usage: "insert <index> <title> [quantity] [weight]",
+    summary: "insert a content line at an index",
     arguments: 2...4, argumentKinds: [.contentIndex, .text])
 
   let index: Int
@@ -26,7 +27,8 @@ struct InsertCommand: EditorCommand {
 
   func run(in session: EditorSession) throws(CommandError) {
     try session.contentChange("insert") { () throws(PackageError) in
-      try session.viewModel.insertContent(PackageContent(title: title, quantity: quantity, weight: weight), at: index)
+      try session.viewModel.insertContent(
+        PackageContent(title: title, quantity: quantity, weight: weight), at: index)
     }
   }
 }

@@ -4,7 +4,8 @@ import PackageModel
 /// file becomes the file being edited. A file that cannot be read or decoded changes nothing.
 struct LoadCommand: EditorCommand {
   static let configuration = CommandConfiguration(
-    name: "load", usage: "load <file>", summary: "load a file (undoable)", arguments: 1...1, argumentKinds: [.file])
+    name: "load", usage: "load <file>", summary: "load a file (undoable)", arguments: 1...1,
+    argumentKinds: [.file])
 
   /// The file as the user named it.
   let file: String

@@ -5,7 +5,9 @@
 struct QuitCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "quit", aliases: ["exit", "quit!", "exit!"], usage: "quit | exit | quit!",
-    summary: "leave (end of input does too); with unsaved changes, interactive mode asks again first (quit! leaves at once)")
+    summary:
+      "leave (end of input does too); with unsaved changes, interactive mode asks again first (quit! leaves at once)"
+  )
 
   /// Whether to leave even with unsaved changes.
   let force: Bool

@@ -4,7 +4,8 @@ import PackageModel
 /// becomes the file being edited.
 struct SaveCommand: EditorCommand {
   static let configuration = CommandConfiguration(
-    name: "save", usage: "save [file]", summary: "save to a file (by default the file being edited)",
+    name: "save", usage: "save [file]",
+    summary: "save to a file (by default the file being edited)",
     arguments: 0...1, argumentKinds: [.file])
 
   /// The file as the user named it; `nil` for the file being edited.

@@ -6,7 +6,8 @@ import KVOLite
 struct SetCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "set", usage: "set <keyPath> <value>",
-    summary: "set an attribute; quote values with spaces: set recipient.postalAddress.street \"1 Main St\"",
+    summary:
+      "set an attribute; quote values with spaces: set recipient.postalAddress.street \"1 Main St\"",
     arguments: 2...2, argumentKinds: [.keyPath, .text])
 
   let keyPath: String

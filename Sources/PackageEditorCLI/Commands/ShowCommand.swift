@@ -3,7 +3,8 @@ import PackageModel
 /// `show`: prints every key path and value, and the contents with their indexes.
 struct ShowCommand: ArgumentlessCommand {
   static let configuration = CommandConfiguration(
-    name: "show", usage: "show", summary: "print every key path and value, and the contents with their indexes")
+    name: "show", usage: "show",
+    summary: "print every key path and value, and the contents with their indexes")
 
   func run(in session: EditorSession) {
     let package = session.package

@@ -1,7 +1,8 @@
 /// `unwatch <keyPath>` or `unwatch all`: stops watching a key path, or all of them.
 struct UnwatchCommand: EditorCommand {
   static let configuration = CommandConfiguration(
-    name: "unwatch", usage: "unwatch <keyPath> | unwatch all", summary: "stop watching a key path, or all of them",
+    name: "unwatch", usage: "unwatch <keyPath> | unwatch all",
+    summary: "stop watching a key path, or all of them",
     arguments: 1...1, argumentKinds: [.watchedKeyPath])
 
   /// The key path to stop watching; `nil` for all of them.
@@ -15,7 +16,7 @@ struct UnwatchCommand: EditorCommand {
 
   func run(in session: EditorSession) throws(CommandError) {
     guard let keyPath else {
-      session.watches.forEach { $0.token.invalidate() }
+      for watch in session.watches { watch.token.invalidate() }
       session.watches = []
       return
     }

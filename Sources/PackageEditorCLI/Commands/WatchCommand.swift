@@ -6,7 +6,8 @@ struct WatchCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "watch", usage: "watch <keyPath> [initial] [old] [new] [prior]",
     summary: "print every change of a key path (old new by default)",
-    arguments: 1...5, argumentKinds: [.keyPath, .choice(ArgumentParsing.observingOptions.map(\.word))])
+    arguments: 1...5,
+    argumentKinds: [.keyPath, .choice(ArgumentParsing.observingOptions.map(\.word))])
 
   let keyPath: String
   let options: ObservingOptions
@@ -23,7 +24,8 @@ struct WatchCommand: EditorCommand {
 
   func run(in session: EditorSession) throws(CommandError) {
     guard !session.watches.contains(where: { $0.keyPath == keyPath }) else {
-      throw .failed(command: "watch", subject: keyPath, message: "already watched (unwatch it first)")
+      throw .failed(
+        command: "watch", subject: keyPath, message: "already watched (unwatch it first)")
     }
     let output = session.output
     let watched = keyPath

@@ -36,7 +36,9 @@ final class History {
       warn("cannot read the history file \(file)")
       return
     }
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { History.unescape(String($0)) }
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+      History.unescape(String($0))
+    }
     entries = Array(lines.suffix(History.limit))
     fileLines = lines.count
   }
@@ -57,7 +59,8 @@ final class History {
     do {
       if fileLines + 1 >= 2 * History.limit || fileLines == 0 {
         let directory = (file as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
         let text = entries.map(History.escape).joined(separator: "\n") + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         fileLines = entries.count

@@ -96,8 +96,9 @@ struct LineEditor {
     guard !entries.isEmpty else { return }
     if historyIndex == nil { draft = buffer.text }
     let next: Int? =
-      if older { max(0, (historyIndex ?? entries.count) - 1) }
-      else { historyIndex.flatMap { $0 + 1 < entries.count ? $0 + 1 : nil } }
+      if older { max(0, (historyIndex ?? entries.count) - 1) } else {
+        historyIndex.flatMap { $0 + 1 < entries.count ? $0 + 1 : nil }
+      }
     historyIndex = next
     buffer.replaceAll(with: next.map { entries[$0] } ?? draft)
   }

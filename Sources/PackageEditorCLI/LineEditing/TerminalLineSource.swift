@@ -46,11 +46,14 @@ final class TerminalLineSource: LineSource {
         guard ready.input else { continue }
         let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
         if count < 0 {
-          guard errno == EINTR || errno == EAGAIN else { return .failed("cannot read standard input: error \(errno)") }
+          guard errno == EINTR || errno == EAGAIN else {
+            return .failed("cannot read standard input: error \(errno)")
+          }
           continue
         }
         if count == 0 {
-          write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
+          write(
+            renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
           return nil
         }
         queued = decoder.feed(bytes[..<count])

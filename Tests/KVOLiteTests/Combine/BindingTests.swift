@@ -44,14 +44,17 @@ struct BindingTests {
     _ = token
   }
 
-  @Test("an observable box is an ObservableObject: objectWillChange, then $value in willSet, then KVO after the store")
+  @Test(
+    "an observable box is an ObservableObject: objectWillChange, then $value in willSet, then KVO after the store"
+  )
   func boxAsObservableObject() throws {
     let box = ObservableBox("a")
     let log = Log<String>()
     let willChange = box.objectWillChange.sink { log.append("willChange(\(box.value))") }
     let published = box.$value.sink { log.append("$value(\($0)) while \(box.value)") }
     let token = box.observe(\.value, options: [.prior, .new]) { box, change in
-      log.append(change.isPrior ? "prior(\(box.value))" : "kvo(\(change.newValue!)) after \(box.value)")
+      log.append(
+        change.isPrior ? "prior(\(box.value))" : "kvo(\(change.newValue!)) after \(box.value)")
     }
     box.value = "b"
     try box.setValue("c", forKeyPath: "value")

@@ -102,8 +102,11 @@ struct CombiningTests {
     let subject = PassthroughSubject<Int, Never>()
     let log = Log<String>()
     let cancellable = subject.receive(on: queue).sink(
-      receiveCompletion: { _ in log.append("finished on queue: \(DispatchQueue.getSpecific(key: key) == true)") },
-      receiveValue: { log.append("\($0) on queue: \(DispatchQueue.getSpecific(key: key) == true)") })
+      receiveCompletion: { _ in
+        log.append("finished on queue: \(DispatchQueue.getSpecific(key: key) == true)")
+      },
+      receiveValue: { log.append("\($0) on queue: \(DispatchQueue.getSpecific(key: key) == true)") }
+    )
     subject.send(1)
     subject.send(2)
     subject.send(completion: .finished)

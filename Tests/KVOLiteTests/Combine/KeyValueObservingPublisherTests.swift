@@ -20,7 +20,8 @@ struct KeyValueObservingPublisherTests {
     person.publisher(for: \.age, options: [.initial, .prior]).subscribe(subscriber)
     person.age = 1
     person.age = 2
-    #expect(subscriber.events == [.subscription, .value(0), .value(0), .value(1), .value(1), .value(2)])
+    #expect(
+      subscriber.events == [.subscription, .value(0), .value(0), .value(1), .value(1), .value(2)])
   }
 
   @Test("a request for .max(n) delivers n values (Apple's off-by-one is not copied)")
@@ -55,7 +56,10 @@ struct KeyValueObservingPublisherTests {
   @Test("a malformed string key path is rejected when the publisher is made")
   func errors() {
     let person = Person()
-    #expect(throws: KeyValueError.malformedKeyPath(path: "a..b", reason: "it has an empty key between two dots")) {
+    #expect(
+      throws: KeyValueError.malformedKeyPath(
+        path: "a..b", reason: "it has an empty key between two dots")
+    ) {
       _ = try person.publisher(for: "a..b")
     }
   }

@@ -19,7 +19,9 @@ struct PublishedTests {
   func willSetSemantics() {
     let contact = Contact()
     let log = Log<String>()
-    let cancellable = contact.$name.sink { new in log.append("\(new) (property still \(contact.name))") }
+    let cancellable = contact.$name.sink { new in
+      log.append("\(new) (property still \(contact.name))")
+    }
     contact.name = "Bob"
     #expect(log.all == ["Ann (property still Ann)", "Bob (property still Ann)"])
     #expect(contact.name == "Bob")
@@ -30,7 +32,9 @@ struct PublishedTests {
   func objectWillChange() {
     let contact = Contact()
     let log = Log<String>()
-    let cancellable = contact.objectWillChange.sink { log.append("will change from \(contact.name)/\(contact.age)") }
+    let cancellable = contact.objectWillChange.sink {
+      log.append("will change from \(contact.name)/\(contact.age)")
+    }
     contact.name = "Bob"
     contact.age = 2
     #expect(log.all == ["will change from Ann/1", "will change from Bob/1"])

@@ -43,7 +43,10 @@ struct ReadmeExampleTests {
     let viewModel = SearchViewModel { query in
       calls.append(query)
       return Future<[Title], LoadError> { promise in
-        promise(query == "down" ? .failure(.offline) : .success([Title(title: "\(query) 1"), Title(title: "\(query) 2")]))
+        promise(
+          query == "down"
+            ? .failure(.offline)
+            : .success([Title(title: "\(query) 1"), Title(title: "\(query) 2")]))
       }.eraseToAnyPublisher()
     }
     #expect(viewModel.status == "type to search")

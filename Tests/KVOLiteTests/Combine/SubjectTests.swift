@@ -16,7 +16,8 @@ struct SubjectTests {
     subject.send(completion: .finished)
     subject.send(5)
     #expect(limited.events == [.subscription, .value(1), .value(2), .value(4), .finished])
-    #expect(unlimited.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
+    #expect(
+      unlimited.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
   }
 
   @Test("a subscriber after completion gets the completion at once")

@@ -32,9 +32,16 @@ struct CollectionOperatorTests {
   @Test("unions keep duplicates or drop them, in first-seen order, skipping nil")
   func unions() throws {
     let order = Self.order(Self.items)
-    #expect(try order.value(forKeyPath: "items.@unionOfObjects.title") as? [String] == ["Book", "Mug", "Book"])
-    #expect(try order.value(forKeyPath: "items.@distinctUnionOfObjects.title") as? [String] == ["Book", "Mug"])
-    #expect(try order.value(forKeyPath: "items.@unionOfObjects.note") as? [String] == ["gift", "gift"])
+    #expect(
+      try order.value(forKeyPath: "items.@unionOfObjects.title") as? [String] == [
+        "Book", "Mug", "Book",
+      ])
+    #expect(
+      try order.value(forKeyPath: "items.@distinctUnionOfObjects.title") as? [String] == [
+        "Book", "Mug",
+      ])
+    #expect(
+      try order.value(forKeyPath: "items.@unionOfObjects.note") as? [String] == ["gift", "gift"])
   }
 
   @Test("Apple's edge cases: @sum of nothing is 0, @avg/@min/@max of nothing are nil")
@@ -59,7 +66,8 @@ struct CollectionOperatorTests {
   func nonNumeric() {
     let order = Self.order(Self.items)
     #expect(
-      throws: KeyValueError.typeMismatch(path: "items.@sum.title", expected: "numbers", actual: "String")
+      throws: KeyValueError.typeMismatch(
+        path: "items.@sum.title", expected: "numbers", actual: "String")
     ) { _ = try order.value(forKeyPath: "items.@sum.title") }
   }
 
@@ -70,7 +78,8 @@ struct CollectionOperatorTests {
     #expect(try order.value(forKeyPath: "tags.@count") as? Int == 3)
     #expect(
       throws: KeyValueError.misplacedOperator(
-        operator: "@max", path: "tags.@max.x", reason: "the elements of \"tags\" have no declared keys")
+        operator: "@max", path: "tags.@max.x",
+        reason: "the elements of \"tags\" have no declared keys")
     ) { _ = try order.value(forKeyPath: "tags.@max.x") }
   }
 

@@ -5,7 +5,9 @@ import Testing
 /// A leaf of the nested fixtures: one number.
 private final class Detail: KeyValueObservable, @unchecked Sendable {
   let observationRegistrar = ObservationRegistrar()
-  static let observableKeys: ObservableKeys<Detail> = [.attribute("value", \.value), .attribute("tag", \.tag)]
+  static let observableKeys: ObservableKeys<Detail> = [
+    .attribute("value", \.value), .attribute("tag", \.tag),
+  ]
   let value: Int
   let tag: String?
   init(_ value: Int, tag: String? = nil) {
@@ -17,7 +19,9 @@ private final class Detail: KeyValueObservable, @unchecked Sendable {
 /// An object with a to-many relationship of details.
 private final class Holder: KeyValueObservable, @unchecked Sendable {
   let observationRegistrar = ObservationRegistrar()
-  static let observableKeys: ObservableKeys<Holder> = [.toMany("detailArray", \.detailArray), .attribute("name", \.name)]
+  static let observableKeys: ObservableKeys<Holder> = [
+    .toMany("detailArray", \.detailArray), .attribute("name", \.name),
+  ]
   @Observed var detailArray: [Detail]
   let name: String
   init(_ name: String, _ details: [Detail]) {
@@ -52,9 +56,11 @@ struct ComposedOperatorTests {
     #expect(try group.value(forKeyPath: "allObjects.@sum.detailArray.@avg.value") as? Double == 14)
     #expect(try group.value(forKeyPath: "allObjects.@sum.detailArray.@count") as? Int == 6)
     #expect(try group.value(forKeyPath: "allObjects.@max.detailArray.@count") as? Int == 3)
-    #expect(try group.value(forKeyPath: "allObjects.@avg.detailArray.@sum.value") as? Double == 28.0 / 3)
+    #expect(
+      try group.value(forKeyPath: "allObjects.@avg.detailArray.@sum.value") as? Double == 28.0 / 3)
     #expect(try group.value(forKeyPath: "allObjects.@min.detailArray.@max.value") as? Int == 4)
-    let names = try group.value(forKeyPath: "allObjects.@unionOfObjects.detailArray.@count") as? [Any]
+    let names =
+      try group.value(forKeyPath: "allObjects.@unionOfObjects.detailArray.@count") as? [Any]
     #expect(names?.compactMap { $0 as? Int } == [3, 2, 1])
     group.allObjects = []
     #expect(try group.value(forKeyPath: "allObjects.@sum.detailArray.@avg.value") as? Int == 0)
@@ -64,26 +70,37 @@ struct ComposedOperatorTests {
   @Test("Foundation's example: four holders of three details, sums of averages and of counts")
   func foundationExample() throws {
     let group = Group()
-    group.allObjects = (0..<4).map { index in Holder("\(index)", [Detail(1), Detail(3), Detail(5)]) }
+    group.allObjects = (0..<4).map { index in Holder("\(index)", [Detail(1), Detail(3), Detail(5)])
+    }
     #expect(try group.value(forKeyPath: "allObjects.@sum.detailArray.@avg.value") as? Double == 12)
     #expect(try group.value(forKeyPath: "allObjects.@count") as? Int == 4)
     #expect(try group.value(forKeyPath: "allObjects.@sum.detailArray.@count") as? Int == 12)
   }
 
-  @Test("@unionOfArrays joins the arrays in order; @distinctUnionOfArrays drops repeats (objects by identity)")
+  @Test(
+    "@unionOfArrays joins the arrays in order; @distinctUnionOfArrays drops repeats (objects by identity)"
+  )
   func unionOfArrays() throws {
     let (group, shared) = Self.group()
-    let union = try #require(try group.value(forKeyPath: "allObjects.@unionOfArrays.detailArray") as? [Detail])
+    let union = try #require(
+      try group.value(forKeyPath: "allObjects.@unionOfArrays.detailArray") as? [Detail])
     #expect(union.map(\.value) == [2, 4, 6, 8, 4, 4])
-    let distinct = try #require(try group.value(forKeyPath: "allObjects.@distinctUnionOfArrays.detailArray") as? [Detail])
+    let distinct = try #require(
+      try group.value(forKeyPath: "allObjects.@distinctUnionOfArrays.detailArray") as? [Detail])
     #expect(distinct.map(\.value) == [2, 4, 6, 8, 4])
     #expect(distinct.filter { $0 === shared[0] }.count == 1)
-    let tags = try group.value(forKeyPath: "allObjects.@distinctUnionOfArrays.detailArray.@unionOfObjects.tag") as? [Any]
+    let tags =
+      try group.value(
+        forKeyPath: "allObjects.@distinctUnionOfArrays.detailArray.@unionOfObjects.tag") as? [Any]
     #expect(tags?.compactMap { $0 as? String } == ["a", "b"])
-    let allTags = try group.value(forKeyPath: "allObjects.@unionOfArrays.detailArray.@unionOfObjects.tag") as? [Any]
+    let allTags =
+      try group.value(forKeyPath: "allObjects.@unionOfArrays.detailArray.@unionOfObjects.tag")
+      as? [Any]
     #expect(allTags?.compactMap { $0 as? String } == ["a", "b", "a", "b", "b"])
     group.allObjects = []
-    #expect((try group.value(forKeyPath: "allObjects.@unionOfArrays.detailArray") as? [Any])?.isEmpty == true)
+    #expect(
+      (try group.value(forKeyPath: "allObjects.@unionOfArrays.detailArray") as? [Any])?.isEmpty
+        == true)
   }
 
   @Test("@unionOfArrays of values that are not arrays is a type error naming the path")
@@ -91,7 +108,8 @@ struct ComposedOperatorTests {
     let (group, _) = Self.group()
     #expect(
       throws: KeyValueError.typeMismatch(
-        path: "allObjects.@unionOfArrays.name", expected: "arrays (to-many relationships)", actual: "String")
+        path: "allObjects.@unionOfArrays.name", expected: "arrays (to-many relationships)",
+        actual: "String")
     ) { try group.value(forKeyPath: "allObjects.@unionOfArrays.name") }
   }
 
@@ -103,9 +121,13 @@ struct ComposedOperatorTests {
         key: "detailAray", type: "Holder", path: "allObjects.@sum", suggestion: "detailArray")
     ) { try group.value(forKeyPath: "allObjects.@sum.detailAray.@count") }
     #expect(
-      throws: KeyValueError.unknownKey(key: "vale", type: "Detail", path: "allObjects.@sum.detailArray.@avg", suggestion: "value")
+      throws: KeyValueError.unknownKey(
+        key: "vale", type: "Detail", path: "allObjects.@sum.detailArray.@avg", suggestion: "value")
     ) { try group.value(forKeyPath: "allObjects.@sum.detailArray.@avg.vale") }
-    #expect(throws: KeyValueError.unknownOperator(operator: "@bogus", path: "allObjects.@sum.detailArray.@bogus.value")) {
+    #expect(
+      throws: KeyValueError.unknownOperator(
+        operator: "@bogus", path: "allObjects.@sum.detailArray.@bogus.value")
+    ) {
       try group.value(forKeyPath: "allObjects.@sum.detailArray.@bogus.value")
     }
     #expect(throws: KeyValueError.throughToMany(key: "detailArray", type: "Holder")) {
@@ -113,7 +135,8 @@ struct ComposedOperatorTests {
     }
     #expect(
       throws: KeyValueError.misplacedOperator(
-        operator: "@avg", path: "allObjects.@sum.detailArray.@avg", reason: "it needs a key path after it, such as @avg.weight")
+        operator: "@avg", path: "allObjects.@sum.detailArray.@avg",
+        reason: "it needs a key path after it, such as @avg.weight")
     ) { try group.value(forKeyPath: "allObjects.@sum.detailArray.@avg") }
   }
 }

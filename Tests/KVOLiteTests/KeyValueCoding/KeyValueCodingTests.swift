@@ -65,13 +65,18 @@ struct KeyValueCodingTests {
   @Test("derived and read-only keys cannot be set")
   func notSettable() {
     let order = Order()
-    #expect(throws: KeyValueError.notSettable(key: "itemCount", type: "Order", reason: "it is derived")) {
+    #expect(
+      throws: KeyValueError.notSettable(key: "itemCount", type: "Order", reason: "it is derived")
+    ) {
       try order.setValue(3, forKeyPath: "itemCount")
     }
-    #expect(throws: KeyValueError.notSettable(key: "id", type: "Order", reason: "it is read-only")) {
+    #expect(throws: KeyValueError.notSettable(key: "id", type: "Order", reason: "it is read-only"))
+    {
       try order.setValue(3, forKeyPath: "id")
     }
-    #expect(throws: KeyValueError.notSettable(key: "title", type: "Item", reason: "it is read-only")) {
+    #expect(
+      throws: KeyValueError.notSettable(key: "title", type: "Item", reason: "it is read-only")
+    ) {
       order.items = [Item("Book")]
       try order.setValue("Pen", forKeyPath: "items.0.title")
     }
@@ -89,7 +94,8 @@ struct KeyValueCodingTests {
     let order = Order()
     let counter = Counter()
     let token = order.observe(\.quantity, options: [.prior]) { _, _ in counter.increment() }
-    let expected = KeyValueError.validationFailed(path: "quantity", reason: "quantity must be at least 1")
+    let expected = KeyValueError.validationFailed(
+      path: "quantity", reason: "quantity must be at least 1")
     #expect(throws: expected) { try order.setValue(0, forKeyPath: "quantity") }
     #expect(throws: expected) { try order.setValue(fromText: "0", forKeyPath: "quantity") }
     #expect(order.quantity == 1)
@@ -125,13 +131,15 @@ struct KeyValueCodingTests {
       (
         "@sum",
         .misplacedOperator(
-          operator: "@sum", path: "@sum", reason: "a collection operator must follow a to-many relationship")
+          operator: "@sum", path: "@sum",
+          reason: "a collection operator must follow a to-many relationship")
       ),
       ("items.@bogus.x", .unknownOperator(operator: "@bogus", path: "items.@bogus.x")),
       (
         "items.@sum",
         .misplacedOperator(
-          operator: "@sum", path: "items.@sum", reason: "it needs a key path after it, such as @sum.weight")
+          operator: "@sum", path: "items.@sum",
+          reason: "it needs a key path after it, such as @sum.weight")
       ),
       ("items.title", .throughToMany(key: "items", type: "Order")),
       ("quantity.x", .notARelationship(key: "quantity", type: "Order", role: .attribute)),

@@ -12,7 +12,10 @@ struct KeyedValuesTests {
     #expect(code as? String == "ABC")
     #expect(order.code == "")
     var quantity: Any? = 0
-    #expect(throws: KeyValueError.validationFailed(path: "quantity", reason: "quantity must be at least 1")) {
+    #expect(
+      throws: KeyValueError.validationFailed(
+        path: "quantity", reason: "quantity must be at least 1")
+    ) {
       try order.validateValue(&quantity, forKeyPath: "quantity")
     }
     #expect(quantity as? Int == 0)
@@ -25,11 +28,14 @@ struct KeyedValuesTests {
       var value: Any? = nil
       try order.validateValue(&value, forKeyPath: "rush")
     }
-    #expect(throws: KeyValueError.notSettable(key: "itemCount", type: "Order", reason: "it is derived")) {
+    #expect(
+      throws: KeyValueError.notSettable(key: "itemCount", type: "Order", reason: "it is derived")
+    ) {
       var value: Any? = 1
       try order.validateValue(&value, forKeyPath: "itemCount")
     }
-    #expect(throws: KeyValueError.notSettable(key: "id", type: "Order", reason: "it is read-only")) {
+    #expect(throws: KeyValueError.notSettable(key: "id", type: "Order", reason: "it is read-only"))
+    {
       var value: Any? = 1
       try order.validateValue(&value, forKeyPath: "id")
     }
@@ -44,7 +50,9 @@ struct KeyedValuesTests {
     let order = Order()
     var seen: [String] = []
     let tokens = try ["code", "quantity", "note", "rush"].map { key in
-      try order.observe(key, options: [.new]) { change in seen.append("\(key)=\(change.newValue.map { "\($0 ?? "nil")" } ?? "-")") }
+      try order.observe(key, options: [.new]) { change in
+        seen.append("\(key)=\(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
+      }
     }
     order.note = "old"
     seen = []
@@ -62,12 +70,24 @@ struct KeyedValuesTests {
     var notified = 0
     let token = try order.observe("code") { _ in notified += 1 }
     let failures: [([String: Any], KeyValueError)] = [
-      (["code": "x", "quantity": 0], .validationFailed(path: "quantity", reason: "quantity must be at least 1")),
+      (
+        ["code": "x", "quantity": 0],
+        .validationFailed(path: "quantity", reason: "quantity must be at least 1")
+      ),
       (["code": "x", "rush": NSNull()], .nilForNonOptional(path: "rush", expected: "Bool")),
-      (["code": "x", "itemCount": 2], .notSettable(key: "itemCount", type: "Order", reason: "it is derived")),
+      (
+        ["code": "x", "itemCount": 2],
+        .notSettable(key: "itemCount", type: "Order", reason: "it is derived")
+      ),
       (["code": "x", "id": 2], .notSettable(key: "id", type: "Order", reason: "it is read-only")),
-      (["code": "x", "qantity": 2], .unknownKey(key: "qantity", type: "Order", path: "", suggestion: "quantity")),
-      (["code": "x", "customer.firstName": "A"], .unknownKey(key: "customer.firstName", type: "Order", path: "", suggestion: nil)),
+      (
+        ["code": "x", "qantity": 2],
+        .unknownKey(key: "qantity", type: "Order", path: "", suggestion: "quantity")
+      ),
+      (
+        ["code": "x", "customer.firstName": "A"],
+        .unknownKey(key: "customer.firstName", type: "Order", path: "", suggestion: nil)
+      ),
     ]
     for (values, error) in failures {
       #expect(throws: error) { try order.setValuesForKeys(values) }
@@ -81,7 +101,9 @@ struct KeyedValuesTests {
   func dictionaryWithValues() throws {
     let order = Order()
     order.code = "AB"
-    let values = try order.dictionaryWithValues(forKeys: ["code", "note", "quantity", "itemCount", "id"])
+    let values = try order.dictionaryWithValues(forKeys: [
+      "code", "note", "quantity", "itemCount", "id",
+    ])
     #expect(values.count == 5)
     #expect(values["code"] as? String == "AB")
     #expect(values["note"] is NSNull)
@@ -89,7 +111,9 @@ struct KeyedValuesTests {
     #expect(values["itemCount"] as? Int == 0)
     #expect(values["id"] as? Int == 7)
     #expect(try order.dictionaryWithValues(forKeys: []).isEmpty)
-    #expect(throws: KeyValueError.unknownKey(key: "cod", type: "Order", path: "", suggestion: "code")) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "cod", type: "Order", path: "", suggestion: "code")
+    ) {
       try order.dictionaryWithValues(forKeys: ["code", "cod"])
     }
   }

@@ -45,7 +45,8 @@ struct TextConversionTests {
     #expect(throws: KeyValueError.unparsableText(text: text, path: key, expected: expected)) {
       try order.setValue(fromText: text, forKeyPath: key)
     }
-    #expect(order.quantity == 1 && order.rush == false && order.priority == .normal && order.total == 0)
+    #expect(
+      order.quantity == 1 && order.rush == false && order.priority == .normal && order.total == 0)
   }
 
   @Test("a value type without a text form cannot be set from text")
@@ -68,7 +69,8 @@ struct TextConversionTests {
 
   @Test("the message for unparsable text names the path, the type and the text")
   func unparsableMessage() {
-    let error = KeyValueError.unparsableText(text: "x", path: "quantity", expected: "a whole number (Int)")
+    let error = KeyValueError.unparsableText(
+      text: "x", path: "quantity", expected: "a whole number (Int)")
     #expect(error.description == #""quantity" expects a whole number (Int), and "x" is not one"#)
   }
 

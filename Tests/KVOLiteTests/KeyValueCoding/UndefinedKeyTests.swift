@@ -37,17 +37,26 @@ private final class Flexible: KeyValueObservable, @unchecked Sendable {
 
 @Suite("Key-value coding: the override points for undefined keys and nil")
 struct UndefinedKeyTests {
-  @Test("the defaults keep the errors: unknown key with its path and suggestion, nil for a non-optional")
+  @Test(
+    "the defaults keep the errors: unknown key with its path and suggestion, nil for a non-optional"
+  )
   func defaults() throws {
     let order = Order()
-    #expect(throws: KeyValueError.unknownKey(key: "cod", type: "Order", path: "", suggestion: "code")) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "cod", type: "Order", path: "", suggestion: "code")
+    ) {
       try order.value(forKeyPath: "cod")
     }
-    #expect(throws: KeyValueError.unknownKey(key: "cod", type: "Order", path: "", suggestion: "code")) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "cod", type: "Order", path: "", suggestion: "code")
+    ) {
       try order.value(forUndefinedKey: "cod")
     }
     order.customer = Person()
-    #expect(throws: KeyValueError.unknownKey(key: "firstNme", type: "Person", path: "customer", suggestion: "firstName")) {
+    #expect(
+      throws: KeyValueError.unknownKey(
+        key: "firstNme", type: "Person", path: "customer", suggestion: "firstName")
+    ) {
       try order.setValue("A", forKeyPath: "customer.firstNme")
     }
     #expect(throws: KeyValueError.nilForNonOptional(path: "rush", expected: "Bool")) {
@@ -74,12 +83,16 @@ struct UndefinedKeyTests {
       try root.value(forKeyPath: "other")
     }
     root.child = nil
-    #expect(throws: KeyValueError.unknownKey(key: "x1", type: "Flexible", path: "child", suggestion: nil)) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "x1", type: "Flexible", path: "child", suggestion: nil)
+    ) {
       try root.value(forKeyPath: "child.x1")
     }
   }
 
-  @Test("setValue(_:forUndefinedKey:) takes sets of undeclared keys, by value and from text; declining keeps the error")
+  @Test(
+    "setValue(_:forUndefinedKey:) takes sets of undeclared keys, by value and from text; declining keeps the error"
+  )
   func setValueForUndefinedKey() throws {
     let root = Flexible()
     root.child = Flexible()
@@ -87,15 +100,21 @@ struct UndefinedKeyTests {
     try root.setValue(fromText: "seven", forKeyPath: "child.x7")
     #expect(root.extras["x7"] as? Int == 7)
     #expect(root.child?.extras["x7"] as? String == "seven")
-    #expect(throws: KeyValueError.unknownKey(key: "coun", type: "Flexible", path: "child", suggestion: "count")) {
+    #expect(
+      throws: KeyValueError.unknownKey(
+        key: "coun", type: "Flexible", path: "child", suggestion: "count")
+    ) {
       try root.setValue(1, forKeyPath: "child.coun")
     }
-    #expect(throws: KeyValueError.unknownKey(key: "xa", type: "Flexible", path: "", suggestion: nil)) {
+    #expect(
+      throws: KeyValueError.unknownKey(key: "xa", type: "Flexible", path: "", suggestion: nil)
+    ) {
       try root.setValue(1, forKeyPath: "xa.count")
     }
   }
 
-  @Test("setNilValueForKey(_:) is asked for nil on a non-optional key; an optional key just takes nil")
+  @Test(
+    "setNilValueForKey(_:) is asked for nil on a non-optional key; an optional key just takes nil")
   func setNilValueForKey() throws {
     let root = Flexible()
     root.child = Flexible()

@@ -17,7 +17,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   /// Called with each request line as it arrives.
   private let onRequest: @Sendable (String) -> Void
 
-  init(onRequest: @escaping @Sendable (String) -> Void = { _ in }, respond: @escaping @Sendable (String) -> String?) throws {
+  init(
+    onRequest: @escaping @Sendable (String) -> Void = { _ in },
+    respond: @escaping @Sendable (String) -> String?
+  ) throws {
     self.respond = respond
     self.onRequest = onRequest
     // Close-on-exec: other tests spawn processes, which must not inherit the server.
@@ -28,7 +31,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard bound == 0, listen(listener, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -56,7 +61,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         guard count > 0 else { break }
         request += buffer[..<count]
       }
-      let line = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+      let line =
+        String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
       onRequest(line)
       guard let response = respond(line) else {
         lock.withLock { held.append(connection) }

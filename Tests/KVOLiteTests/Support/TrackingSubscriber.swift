@@ -29,7 +29,9 @@ struct TestError: Error, Equatable, Sendable, CustomStringConvertible {
 /// A subscriber that records everything in one history, shared with the subscription it gets
 /// when that is a ``CustomSubscription``, so that one comparison covers values, completions,
 /// requests and cancellations in order.
-final class TrackingSubscriber<Value: Equatable & Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
+final class TrackingSubscriber<Value: Equatable & Sendable, Failure: Error>: Subscriber,
+  @unchecked Sendable
+{
   typealias Input = Value
 
   let history: Log<Event<Value>>
@@ -89,7 +91,9 @@ final class CustomSubscription<Value: Equatable & Sendable>: Subscription, @unch
 /// It hands its subscriber a ``CustomSubscription`` at once, or, when made with
 /// `subscribesAtOnce: false`, only on ``sendSubscription()``, so that a test can send events
 /// before the subscription.
-final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>: Publisher, @unchecked Sendable {
+final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>: Publisher,
+  @unchecked Sendable
+{
   typealias Output = Value
 
   let history: Log<Event<Value>>
@@ -114,7 +118,9 @@ final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>: Publis
     sendCompletion = subscriber.receive(completion:)
     sendSubscriptionTo = subscriber.receive(subscription:)
     subscriberDescription = String(describing: subscriber)
-    subscriberMirror = Mirror(reflecting: subscriber).children.map { "\($0.label ?? ""): \($0.value)" }
+    subscriberMirror = Mirror(reflecting: subscriber).children.map {
+      "\($0.label ?? ""): \($0.value)"
+    }
     if subscribesAtOnce { sendSubscription() }
   }
 

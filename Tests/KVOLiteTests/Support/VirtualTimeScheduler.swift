@@ -13,7 +13,9 @@ final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     var nanoseconds: Int
 
     func distance(to other: SchedulerTimeType) -> Stride { Stride(other.nanoseconds - nanoseconds) }
-    func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(nanoseconds: nanoseconds + n.magnitude) }
+    func advanced(by n: Stride) -> SchedulerTimeType {
+      SchedulerTimeType(nanoseconds: nanoseconds + n.magnitude)
+    }
     var description: String { "t\(nanoseconds)" }
 
     struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable {
@@ -62,12 +64,16 @@ final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     enqueue(at: now.nanoseconds, action)
   }
 
-  func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+  func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+    _ action: @escaping () -> Void
+  ) {
     enqueue(at: date.nanoseconds, action)
   }
 
   func schedule(
-    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     options: Never?, _ action: @escaping () -> Void
   ) -> any Cancellable {
     final class Flag { var cancelled = false }
@@ -89,7 +95,9 @@ final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
   /// Runs every action due until `now + stride`, in order, then sets the clock there.
   func advance(by stride: SchedulerTimeType.Stride) {
     let target = now.nanoseconds + stride.magnitude
-    while let index = actions.indices.min(by: { (actions[$0].time, actions[$0].order) < (actions[$1].time, actions[$1].order) }),
+    while let index = actions.indices.min(by: {
+      (actions[$0].time, actions[$0].order) < (actions[$1].time, actions[$1].order)
+    }),
       actions[index].time <= target
     {
       let action = actions.remove(at: index)

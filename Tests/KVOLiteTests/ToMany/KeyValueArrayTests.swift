@@ -69,7 +69,9 @@ struct KeyValueArrayTests {
   func wholeArrayIsSetting() throws {
     let order = Order()
     let log = Log<String>()
-    let token = order.observe(\.items, options: [.old, .new]) { _, change in log.append(Self.line(change)) }
+    let token = order.observe(\.items, options: [.old, .new]) { _, change in
+      log.append(Self.line(change))
+    }
     order.items = [Item("Book")]
     #expect(log.all == ["setting old [] new [Book]"])
     _ = token
@@ -80,14 +82,16 @@ struct KeyValueArrayTests {
     let order = Order()
     let log = Log<String>()
     let token = try order.observe("items", options: [.new]) { change in
-      log.append("\(change.kind) \(Array(change.indexes ?? [])) \(change.newValue.map { "\($0!)" } ?? "-")")
+      log.append(
+        "\(change.kind) \(Array(change.indexes ?? [])) \(change.newValue.map { "\($0!)" } ?? "-")")
     }
     try order.mutableArrayValue(for: \.items).append(Item("Book"))
     #expect(log.all == ["insertion [0] [Book]"])
     _ = token
   }
 
-  @Test("observers of operators and derived keys over the relationship get settings of whole values")
+  @Test(
+    "observers of operators and derived keys over the relationship get settings of whole values")
   func nonExactObserversGetSettings() throws {
     let order = Order()
     let log = Log<String>()
@@ -137,7 +141,8 @@ struct KeyValueArrayTests {
     #expect(
       log.all == [
         KeyValueChange(kind: .insertion, newValue: ["fragile"], indexes: [0]),
-        KeyValueChange(kind: .replacement, oldValue: ["fragile"], newValue: ["heavy"], indexes: [0]),
+        KeyValueChange(
+          kind: .replacement, oldValue: ["fragile"], newValue: ["heavy"], indexes: [0]),
       ])
     #expect(tags.elements == ["heavy"])
     #expect(tags.count == 1)
@@ -157,7 +162,9 @@ struct KeyValueArrayTests {
   @Test("a proxy is only available for declared, observable to-many keys")
   func proxyErrors() {
     let person = Person()
-    #expect(throws: KeyValueError.undeclaredKeyPath(keyPath: "from Order to Array<String>", type: "Order")) {
+    #expect(
+      throws: KeyValueError.undeclaredKeyPath(keyPath: "from Order to Array<String>", type: "Order")
+    ) {
       _ = try Order().mutableArrayValue(for: \.undeclaredTags)
     }
     _ = person
@@ -184,7 +191,10 @@ struct ErasedToManyTests {
     try order.mutateToMany(.insertion, forKeyPath: "items", at: [0], elements: [Item("Book")])
     try order.mutateToMany(.replacement, forKeyPath: "items", at: [0], elements: [Item("Mug")])
     try order.mutateToMany(.removal, forKeyPath: "items", at: [0])
-    #expect(log.all == ["insertion [0] new [Book]", "replacement [0] old [Book] new [Mug]", "removal [0] old [Mug]"])
+    #expect(
+      log.all == [
+        "insertion [0] new [Book]", "replacement [0] old [Book] new [Mug]", "removal [0] old [Mug]",
+      ])
     _ = token
   }
 
@@ -196,7 +206,8 @@ struct ErasedToManyTests {
     }
     #expect(
       throws: KeyValueError.typeMismatch(
-        path: "quantity", expected: "a to-many relationship and a to-many change", actual: "attribute")
+        path: "quantity", expected: "a to-many relationship and a to-many change",
+        actual: "attribute")
     ) { try order.mutateToMany(.removal, forKeyPath: "quantity", at: [0]) }
     #expect(throws: KeyValueError.indexOutOfRange(index: 0, count: 0, path: "items")) {
       try order.mutateToMany(.removal, forKeyPath: "items", at: [0])

@@ -8,7 +8,9 @@ extension NotificationCenter {
   /// cancels; until then the center keeps the subscription (and so the subscriber) alive. A notification posted while the subscriber has no demand is dropped. Notifications
   /// arrive on the posting thread. It never completes.
   public struct Publisher: KVOLite.Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Notification
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The center observed.
@@ -25,7 +27,10 @@ extension NotificationCenter {
       self.object = object
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Notification, S.Failure == Never {
       let subscription = NotificationSubscription(downstream: subscriber, center: center)
       subscriber.receive(subscription: subscription)
       subscription.observe(name, object: object)
@@ -41,7 +46,8 @@ extension NotificationCenter {
 }
 
 /// One subscriber's observer of a notification center.
-private final class NotificationSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+private final class NotificationSubscription<Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
   // @unchecked: the mutable state is behind `lock`.
@@ -73,11 +79,13 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   }
 
   private func deliver(_ notification: Notification) {
-    guard let downstream = lock.withLock({ () -> Downstream? in
-      guard let downstream, demand > 0 else { return nil }
-      demand -= 1
-      return downstream
-    }) else { return }
+    guard
+      let downstream = lock.withLock({ () -> Downstream? in
+        guard let downstream, demand > 0 else { return nil }
+        demand -= 1
+        return downstream
+      })
+    else { return }
     let more = delivery.withLock { downstream.receive(notification) }
     if more > 0 { lock.withLock { demand += more } }
   }
@@ -94,6 +102,9 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   }
 
   var description: String { "NotificationCenter Observer" }
-  var customMirror: Mirror { Mirror(self, children: [("center", center as Any), ("demand", lock.withLock { demand } as Any)]) }
+  var customMirror: Mirror {
+    Mirror(
+      self, children: [("center", center as Any), ("demand", lock.withLock { demand } as Any)])
+  }
   var playgroundDescription: Any { description }
 }

@@ -4,6 +4,7 @@ extension Publishers {
   /// "Decode" (with Combine's filtering state machine).
   public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
   where Upstream.Output == Coder.Input {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher of encoded values.
@@ -16,11 +17,16 @@ extension Publishers {
       self.decoder = decoder
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let decoder = self.decoder
       upstream.subscribe(
         StepSubscription(downstream: subscriber, name: "Decode", mapFailure: { $0 }) { input in
-          do { return .send(try decoder.decode(Output.self, from: input)) } catch { return .fail(error) }
+          do { return .send(try decoder.decode(Output.self, from: input)) } catch {
+            return .fail(error)
+          }
         })
     }
   }
@@ -28,8 +34,11 @@ extension Publishers {
   /// A publisher that encodes each value of its upstream with a top-level encoder; an encoding
   /// error cancels upstream and ends the publisher with that error. Its subscription is
   /// "Encode".
-  public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher where Upstream.Output: Encodable {
+  public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher
+  where Upstream.Output: Encodable {
+    /// The kind of values this publisher publishes.
     public typealias Output = Coder.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher of values to encode.
@@ -42,7 +51,10 @@ extension Publishers {
       self.encoder = encoder
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let encoder = self.encoder
       upstream.subscribe(
         StepSubscription(downstream: subscriber, name: "Encode", mapFailure: { $0 }) { input in

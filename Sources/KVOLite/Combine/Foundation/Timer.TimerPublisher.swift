@@ -10,7 +10,9 @@ extension Timer {
   /// to connect with the first subscriber. Thread-safe.
   public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
     // @unchecked: the run loop and mode are only handed to the timer; `subject` is thread-safe.
+    /// The kind of values this publisher publishes.
     public typealias Output = Date
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The time between dates.
@@ -27,8 +29,10 @@ extension Timer {
     private let subject = PassthroughSubject<Date, Never>()
 
     /// A timer publisher; see ``Timer/publish(every:tolerance:on:in:options:)``.
-    public init(interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
-                options: RunLoop.SchedulerOptions? = nil) {
+    public init(
+      interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
+      options: RunLoop.SchedulerOptions? = nil
+    ) {
       self.interval = interval
       self.tolerance = tolerance
       self.runLoop = runLoop
@@ -36,6 +40,8 @@ extension Timer {
       self.options = options
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
       subject.subscribe(subscriber)
     }
@@ -55,9 +61,11 @@ extension Timer {
   ///
   ///     Timer.publish(every: 1, on: .main, in: .common).autoconnect().sink { tick($0) }
   public static func publish(
-    every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
+    every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop,
+    in mode: RunLoop.Mode,
     options: RunLoop.SchedulerOptions? = nil
   ) -> TimerPublisher {
-    TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    TimerPublisher(
+      interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
   }
 }

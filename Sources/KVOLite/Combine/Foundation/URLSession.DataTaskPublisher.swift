@@ -12,7 +12,9 @@ extension URLSession {
   /// the data and response then `.finished`, or a `URLError` (an HTTP error status is not a
   /// failure: check the response). Cancelling cancels the task; nothing is delivered after.
   public struct DataTaskPublisher: Publisher, Sendable {
+    /// The kind of values this publisher publishes.
     public typealias Output = (data: Data, response: URLResponse)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = URLError
 
     /// The request loaded.
@@ -26,8 +28,13 @@ extension URLSession {
       self.session = session
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
-      subscriber.receive(subscription: DataTaskSubscription(downstream: subscriber, request: request, session: session))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == URLError {
+      subscriber.receive(
+        subscription: DataTaskSubscription(
+          downstream: subscriber, request: request, session: session))
     }
   }
 
@@ -45,7 +52,8 @@ extension URLSession {
 }
 
 /// One subscriber's load.
-private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
   // @unchecked: the mutable state is behind `lock`.
@@ -65,7 +73,9 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     guard lock.withLock({ downstream != nil && self.task == nil }) else { return }
     // The session calls back on its own queue: the handler is the thread-safe `finish`.
-    let handler = UncheckedSendable<(Data?, URLResponse?, (any Error)?) -> Void> { [self] in self.finish($0, $1, $2) }
+    let handler = UncheckedSendable<(Data?, URLResponse?, (any Error)?) -> Void> { [self] in
+      self.finish($0, $1, $2)
+    }
     let dataTask = session.dataTask(with: request) { handler.value($0, $1, $2) }
     let started = lock.withLock { () -> Bool in
       guard downstream != nil, self.task == nil else { return false }
@@ -76,10 +86,12 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   }
 
   private func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
-    guard let downstream = lock.withLock({ () -> Downstream? in
-      defer { task = nil }
-      return self.downstream.take()
-    }) else { return }
+    guard
+      let downstream = lock.withLock({ () -> Downstream? in
+        defer { task = nil }
+        return self.downstream.take()
+      })
+    else { return }
     if let error {
       downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
     } else if let response {

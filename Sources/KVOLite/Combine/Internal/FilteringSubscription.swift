@@ -24,8 +24,10 @@ enum FilteringStep<Output, Failure: Error> {
 /// Subclasses give ``step(_:)`` (called outside the lock; values arrive one at a time),
 /// ``description`` and, where Combine shows more, ``customMirror``. Thread-safe.
 @usableFromInline
-class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   @usableFromInline typealias Failure = UpstreamFailure
@@ -36,19 +38,26 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
   /// Upstream's failure as downstream's (the identity, or an upcast to `any Error`).
   @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
-  @inlinable init(downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure) {
+  @inlinable init(
+    downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
+  ) {
     self.downstream = downstream
     self.mapFailure = mapFailure
   }
 
   /// What to do with `input`. Abstract.
-  @usableFromInline func step(_ input: Input) -> FilteringStep<Downstream.Input, Downstream.Failure> {
+  @usableFromInline func step(_ input: Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
+  {
     preconditionFailure("FilteringSubscription.step is abstract")
   }
 
   /// The operator's name, as Combine's subscription describes itself. Abstract.
-  @usableFromInline var description: String { preconditionFailure("FilteringSubscription.description is abstract") }
-  @usableFromInline var customMirror: Mirror { Mirror(self, children: [("downstream", downstream)]) }
+  @usableFromInline var description: String {
+    preconditionFailure("FilteringSubscription.description is abstract")
+  }
+  @usableFromInline var customMirror: Mirror {
+    Mirror(self, children: [("downstream", downstream)])
+  }
   @usableFromInline var playgroundDescription: Any { description }
 
   @inlinable final func receive(subscription: any Subscription) {
@@ -78,7 +87,9 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
   }
 
   /// Ends early: cancels upstream, then completes downstream.
-  @inlinable final func end(_ subscription: any Subscription, with completion: Subscribers.Completion<Downstream.Failure>) {
+  @inlinable final func end(
+    _ subscription: any Subscription, with completion: Subscribers.Completion<Downstream.Failure>
+  ) {
     lock.withLock { status = .terminal }
     subscription.cancel()
     downstream.receive(completion: completion)
@@ -136,7 +147,8 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
   @usableFromInline let body: (Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
 
   @inlinable init(
-    downstream: Downstream, name: String, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    downstream: Downstream, name: String,
+    mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     body: @escaping (Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
   ) {
     self.name = name
@@ -144,6 +156,8 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
     super.init(downstream: downstream, mapFailure: mapFailure)
   }
 
-  @inlinable override func step(_ input: Input) -> FilteringStep<Downstream.Input, Downstream.Failure> { body(input) }
+  @inlinable override func step(_ input: Input) -> FilteringStep<
+    Downstream.Input, Downstream.Failure
+  > { body(input) }
   @usableFromInline override var description: String { name }
 }

@@ -20,8 +20,10 @@ enum ReducingStep<Failure: Error> {
 /// - a request for `.none` traps; events after the end are ignored; it keeps its downstream for
 ///   its whole life, as Combine's does. Thread-safe.
 @usableFromInline
-final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   @usableFromInline typealias Failure = UpstreamFailure
@@ -145,7 +147,11 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   @usableFromInline var customMirror: Mirror {
     let (result, status) = lock.withLock { (self.result, self.status) }
     return Mirror(
-      self, children: [("downstream", downstream), ("result", result as Any), ("initial", initial as Any), ("status", status)])
+      self,
+      children: [
+        ("downstream", downstream), ("result", result as Any), ("initial", initial as Any),
+        ("status", status),
+      ])
   }
   @usableFromInline var playgroundDescription: Any { description }
 }

@@ -11,6 +11,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher {
     }
   }
 
+  /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     box.receive(subscriber: subscriber)
   }
@@ -27,10 +29,13 @@ private class AnyPublisherBox<Output, Failure: Error>: @unchecked Sendable {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {}
 }
 
-private final class PublisherBox<P: Publisher>: AnyPublisherBox<P.Output, P.Failure>, @unchecked Sendable {
+private final class PublisherBox<P: Publisher>: AnyPublisherBox<P.Output, P.Failure>,
+  @unchecked Sendable
+{
   let publisher: P
   init(_ publisher: P) { self.publisher = publisher }
-  override func receive<S: Subscriber>(subscriber: S) where S.Input == P.Output, S.Failure == P.Failure {
+  override func receive<S: Subscriber>(subscriber: S)
+  where S.Input == P.Output, S.Failure == P.Failure {
     publisher.receive(subscriber: subscriber)
   }
 }

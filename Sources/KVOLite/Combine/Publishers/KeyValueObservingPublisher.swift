@@ -10,14 +10,17 @@
 /// The publisher holds its object strongly; its subscriptions do not. Cancelling a subscription
 /// ends its observation.
 public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
+  /// The kind of values this publisher publishes.
   public typealias Output = Value
+  /// The kind of errors this publisher might publish.
   public typealias Failure = Never
 
   /// The observed object.
   public let object: Subject
   /// The options each subscription observes with.
   public let options: ObservingOptions
-  @usableFromInline let observe: (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
+  @usableFromInline let observe:
+    (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
 
   @usableFromInline
   init(
@@ -29,10 +32,13 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
     self.observe = observe
   }
 
+  /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
     let subscription = KeyValueObservingSubscription(downstream: subscriber)
-    subscription.token = observe(object, options) { [weak subscription] in subscription?.changed($0) }
+    subscription.token = observe(object, options) { [weak subscription] in subscription?.changed($0)
+    }
     subscriber.receive(subscription: subscription)
   }
 }

@@ -6,7 +6,9 @@ extension Publishers {
   /// together with a request for the values to drop, which is made as soon as upstream's
   /// subscription arrives. A negative count traps then, at subscription.
   public struct Drop<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one drops values from.
@@ -20,8 +22,11 @@ extension Publishers {
       self.count = count
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = DropInner(downstream: subscriber, count: count)
       subscriber.receive(subscription: inner)
       upstream.subscribe(inner)

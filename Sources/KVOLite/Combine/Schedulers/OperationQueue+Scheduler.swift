@@ -36,7 +36,8 @@ extension OperationQueue: Scheduler {
   /// Adds `action` as an operation at `date` and every `interval` after, until the result is
   /// cancelled.
   public func schedule(
-    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) -> any Cancellable {
     let work = UncheckedSendable(action)

@@ -14,7 +14,9 @@ extension Publishers {
   /// the last group goes out before the completion (a failure drops it). Groups that find no
   /// demand are dropped. Its subscription is "CollectByTime".
   public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = [Upstream.Output]
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are grouped.
@@ -25,22 +27,32 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// `upstream`'s values grouped by `strategy`.
-    public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+    public init(
+      upstream: Upstream, strategy: TimeGroupingStrategy<Context>,
+      options: Context.SchedulerOptions?
+    ) {
       self.upstream = upstream
       self.strategy = strategy
       self.options = options
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(CollectByTimeInner<Upstream.Output, S, Context>(downstream: subscriber, strategy: strategy, options: options))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        CollectByTimeInner<Upstream.Output, S, Context>(
+          downstream: subscriber, strategy: strategy, options: options))
     }
   }
 }
 
 /// The subscription of `collect(.byTime…)`. The clock is a repeating action on the scheduler;
 /// each start of it gets a generation, and ticks of an older one do nothing.
-private final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>:
+  Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == [Input] {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
@@ -58,7 +70,10 @@ where Downstream.Input == [Input] {
   private var clock: (any Cancellable)?
   private var generation = 0
 
-  init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+  init(
+    downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>,
+    options: Context.SchedulerOptions?
+  ) {
     self.downstream = downstream
     switch strategy {
     case .byTime(let scheduler, let interval):
@@ -76,7 +91,8 @@ where Downstream.Input == [Input] {
       return generation
     }
     let clock = scheduler.schedule(
-      after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
+      after: scheduler.now.advanced(by: interval), interval: interval,
+      tolerance: scheduler.minimumTolerance,
       options: options
     ) { [weak self] in self?.tick(current) }
     let stale = lock.withLock { () -> (any Cancellable)? in
@@ -88,21 +104,25 @@ where Downstream.Input == [Input] {
   }
 
   private func tick(_ current: Int) {
-    guard let group = lock.withLock({ () -> [Input]? in
-      guard current == generation, status.isSubscribed, !buffer.isEmpty else { return nil }
-      defer { buffer = [] }
-      return buffer
-    }) else { return }
+    guard
+      let group = lock.withLock({ () -> [Input]? in
+        guard current == generation, status.isSubscribed, !buffer.isEmpty else { return nil }
+        defer { buffer = [] }
+        return buffer
+      })
+    else { return }
     send(group)
   }
 
   /// Sends a group if downstream has demand for it.
   private func send(_ group: [Input]) {
-    guard lock.withLock({ () -> Bool in
-      guard demand > 0 else { return false }
-      demand -= 1
-      return true
-    }) else { return }
+    guard
+      lock.withLock({ () -> Bool in
+        guard demand > 0 else { return false }
+        demand -= 1
+        return true
+      })
+    else { return }
     let more = delivery.withLock { downstream.receive(group) }
     if more > 0 { lock.withLock { demand += more } }
   }
@@ -130,13 +150,15 @@ where Downstream.Input == [Input] {
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard let (rest, clock) = lock.withLock({ () -> ([Input], (any Cancellable)?)? in
-      guard status.isSubscribed else { return nil }
-      status = .terminal
-      generation += 1
-      defer { buffer = [] }
-      return (buffer, self.clock.take())
-    }) else { return }
+    guard
+      let (rest, clock) = lock.withLock({ () -> ([Input], (any Cancellable)?)? in
+        guard status.isSubscribed else { return nil }
+        status = .terminal
+        generation += 1
+        defer { buffer = [] }
+        return (buffer, self.clock.take())
+      })
+    else { return }
     clock?.cancel()
     if case .finished = completion, !rest.isEmpty { send(rest) }
     delivery.withLock { downstream.receive(completion: completion) }
@@ -170,7 +192,9 @@ extension Publisher {
   /// count is reached (`.byTimeOrCount`).
   ///
   ///     taps.collect(.byTime(DispatchQueue.main, .seconds(1)))
-  public func collect<S: Scheduler>(_ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil)
+  public func collect<S: Scheduler>(
+    _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
+  )
     -> Publishers.CollectByTime<Self, S>
   {
     Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)

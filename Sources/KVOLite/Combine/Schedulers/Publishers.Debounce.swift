@@ -6,7 +6,9 @@ extension Publishers {
   /// As Combine's: upstream is asked for `.unlimited`; the completion is delivered on the
   /// scheduler at once, dropping a value still waiting. Its subscription is "Debounce".
   public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher debounced.
@@ -19,23 +21,33 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// `upstream`'s values that are followed by `dueTime` of quiet.
-    public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+    public init(
+      upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+      options: Context.SchedulerOptions?
+    ) {
       self.upstream = upstream
       self.dueTime = dueTime
       self.scheduler = scheduler
       self.options = options
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        DebounceInner(
+          downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
     }
   }
 }
 
 /// The subscription of `debounce`. Each value gets a generation; a scheduled emission whose
 /// generation is no longer the latest does nothing.
-private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
@@ -52,7 +64,10 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   private var generation = 0
   private var currentValue: Input?
 
-  init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+  init(
+    downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+    options: Context.SchedulerOptions?
+  ) {
     self.downstream = downstream
     self.dueTime = dueTime
     self.scheduler = scheduler
@@ -67,13 +82,16 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let due = scheduler.now.advanced(by: dueTime)
-    guard let current = lock.withLock({ () -> Int? in
-      guard status.isSubscribed else { return nil }
-      generation += 1
-      currentValue = input
-      return generation
-    }) else { return .none }
-    scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) { [self] in
+    guard
+      let current = lock.withLock({ () -> Int? in
+        guard status.isSubscribed else { return nil }
+        generation += 1
+        currentValue = input
+        return generation
+      })
+    else { return .none }
+    scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) {
+      [self] in
       emit(current)
     }
     return .none
@@ -81,7 +99,8 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
 
   private func emit(_ due: Int) {
     let value = lock.withLock { () -> Input? in
-      guard status.isSubscribed, due == generation, demand > 0, let value = currentValue.take() else { return nil }
+      guard status.isSubscribed, due == generation, demand > 0, let value = currentValue.take()
+      else { return nil }
       demand -= 1
       return value
     }
@@ -91,12 +110,14 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ () -> Bool in
-      guard status.isSubscribed else { return false }
-      status = .terminal
-      currentValue = nil
-      return true
-    }) else { return }
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.isSubscribed else { return false }
+        status = .terminal
+        currentValue = nil
+        return true
+      })
+    else { return }
     scheduler.schedule(options: options) { [self] in
       delivery.withLock { downstream.receive(completion: completion) }
     }
@@ -127,7 +148,9 @@ extension Publisher {
   /// Publishes a value only once `dueTime` has passed without another.
   ///
   ///     $query.debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
-  public func debounce<S: Scheduler>(for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil)
+  public func debounce<S: Scheduler>(
+    for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
+  )
     -> Publishers.Debounce<Self, S>
   {
     Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)

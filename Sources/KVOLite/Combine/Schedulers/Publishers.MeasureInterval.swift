@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher of the time between its upstream's values (the first measured from
   /// subscription), by a scheduler's clock. Its subscription is "MeasureInterval".
   public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Context.SchedulerTimeType.Stride
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher measured.
@@ -16,15 +18,22 @@ extension Publishers {
       self.scheduler = scheduler
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(MeasureIntervalInner<Upstream.Output, S, Context>(downstream: subscriber, scheduler: scheduler))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        MeasureIntervalInner<Upstream.Output, S, Context>(
+          downstream: subscriber, scheduler: scheduler))
     }
   }
 }
 
 /// The subscription of `measureInterval`.
-private final class MeasureIntervalInner<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class MeasureIntervalInner<Input, Downstream: Subscriber, Context: Scheduler>:
+  Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
@@ -42,29 +51,35 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
   func receive(subscription: any Subscription) {
     let now = scheduler.now
-    guard lock.withLock({ () -> Bool in
-      guard status.accept(subscription) else { return false }
-      last = now
-      return true
-    }) else { return subscription.cancel() }
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.accept(subscription) else { return false }
+        last = now
+        return true
+      })
+    else { return subscription.cancel() }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let now = scheduler.now
-    guard let previous = lock.withLock({ () -> Context.SchedulerTimeType? in
-      guard status.isSubscribed, let previous = last else { return nil }
-      last = now
-      return previous
-    }) else { return .none }
+    guard
+      let previous = lock.withLock({ () -> Context.SchedulerTimeType? in
+        guard status.isSubscribed, let previous = last else { return nil }
+        last = now
+        return previous
+      })
+    else { return .none }
     return downstream.receive(previous.distance(to: now))
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ () -> Bool in
-      defer { status = .terminal }
-      return status.isSubscribed
-    }) else { return }
+    guard
+      lock.withLock({ () -> Bool in
+        defer { status = .terminal }
+        return status.isSubscribed
+      })
+    else { return }
     downstream.receive(completion: completion)
   }
 

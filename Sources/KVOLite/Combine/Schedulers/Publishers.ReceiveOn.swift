@@ -6,7 +6,9 @@ extension Publishers {
   /// the scheduler is then requested from upstream. A cancel stops deliveries that are still
   /// waiting. Its subscription is "ReceiveOn".
   public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose events are moved.
@@ -23,11 +25,16 @@ extension Publishers {
       self.options = options
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let scheduler = self.scheduler
       let options = self.options
       upstream.subscribe(
-        ScheduledDeliveryInner(downstream: subscriber, name: "ReceiveOn") { scheduler.schedule(options: options, $0) })
+        ScheduledDeliveryInner(downstream: subscriber, name: "ReceiveOn") {
+          scheduler.schedule(options: options, $0)
+        })
     }
   }
 }
@@ -36,7 +43,9 @@ extension Publisher {
   /// Delivers values and the completion on `scheduler`.
   ///
   ///     model.publisher(for: \.name).receive(on: DispatchQueue.main).sink { label.text = $0 }
-  public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+  public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+    -> Publishers.ReceiveOn<Self, S>
+  {
     Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
   }
 }

@@ -3,7 +3,9 @@ extension Publishers {
   /// a scheduler; values and the completion arrive wherever upstream sends them. Its
   /// subscription is "SubscribeOn".
   public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher subscribed to.
@@ -20,16 +22,22 @@ extension Publishers {
       self.options = options
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let (scheduler, options, upstream) = (self.scheduler, self.options, self.upstream)
-      let inner = SubscribeOnInner(downstream: subscriber) { scheduler.schedule(options: options, $0) }
+      let inner = SubscribeOnInner(downstream: subscriber) {
+        scheduler.schedule(options: options, $0)
+      }
       scheduler.schedule(options: options) { upstream.subscribe(inner) }
     }
   }
 }
 
 /// The subscription of `subscribe(on:)`.
-private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -57,10 +65,12 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ () -> Bool in
-      defer { status = .terminal }
-      return status.isSubscribed
-    }) else { return }
+    guard
+      lock.withLock({ () -> Bool in
+        defer { status = .terminal }
+        return status.isSubscribed
+      })
+    else { return }
     downstream.receive(completion: completion)
   }
 
@@ -86,7 +96,9 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
 
 extension Publisher {
   /// Subscribes to this publisher, and sends it requests and cancellation, on `scheduler`.
-  public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+  public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+    -> Publishers.SubscribeOn<Self, S>
+  {
     Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
   }
 }

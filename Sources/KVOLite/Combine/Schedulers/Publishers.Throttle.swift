@@ -7,7 +7,9 @@ extension Publishers {
   /// has no demand is dropped; the completion goes out after a waiting value. Its subscription
   /// is "Throttle".
   public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher throttled.
@@ -20,22 +22,32 @@ extension Publishers {
     public let latest: Bool
 
     /// `upstream`, throttled to one value per `interval`.
-    public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+    public init(
+      upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+      latest: Bool
+    ) {
       self.upstream = upstream
       self.interval = interval
       self.scheduler = scheduler
       self.latest = latest
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        ThrottleInner(
+          downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
     }
   }
 }
 
 /// The subscription of `throttle`.
-private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
@@ -54,7 +66,10 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   private var pendingValue: Input?
   private var pendingCompletion: Subscribers.Completion<Failure>?
 
-  init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+  init(
+    downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+    latest: Bool
+  ) {
     self.downstream = downstream
     self.interval = interval
     self.scheduler = scheduler
@@ -81,7 +96,8 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
       return .some(lastEmission.map { Swift.max(now, $0.advanced(by: interval)) })
     }
     switch emission {
-    case .some(.some(let time)) where time > now: scheduler.schedule(after: time) { [self] in emit() }
+    case .some(.some(let time)) where time > now:
+      scheduler.schedule(after: time) { [self] in emit() }
     case .some: scheduler.schedule { [self] in emit() }
     case nil: break
     }
@@ -138,7 +154,9 @@ extension Publisher {
   /// or the first.
   ///
   ///     $query.throttle(for: .milliseconds(300), scheduler: DispatchQueue.main, latest: true)
-  public func throttle<S: Scheduler>(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool)
+  public func throttle<S: Scheduler>(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
+  )
     -> Publishers.Throttle<Self, S>
   {
     Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)

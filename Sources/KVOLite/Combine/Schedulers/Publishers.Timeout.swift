@@ -6,7 +6,9 @@ extension Publishers {
   /// request and at every value; values and the completion are delivered on the scheduler; a
   /// timeout cancels upstream. Its subscription is "Timeout".
   public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher watched.
@@ -32,17 +34,24 @@ extension Publishers {
       self.customError = customError
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        TimeoutInner(downstream: subscriber, interval: interval, scheduler: scheduler, options: options, customError: customError))
+        TimeoutInner(
+          downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
+          customError: customError))
     }
   }
 }
 
 /// The subscription of `timeout`. Each start of the clock gets a generation; a timer whose
 /// generation is no longer the latest does nothing.
-private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
@@ -74,41 +83,52 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   /// Starts the clock again (`clock` is already the new generation).
   private func startClock(_ generation: Int) {
     scheduler.schedule(
-      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options
+      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
+      options: options
     ) { [self] in expire(generation) }
   }
 
   private func expire(_ generation: Int) {
     let subscription = lock.withLock { () -> (any Subscription)? in
-      guard generation == clock, !timedOut, let subscription = status.subscription else { return nil }
+      guard generation == clock, !timedOut, let subscription = status.subscription else {
+        return nil
+      }
       timedOut = true
       status = .terminal
       return subscription
     }
     guard let subscription else { return }
     subscription.cancel()
-    delivery.withLock { downstream.receive(completion: customError.map { .failure($0()) } ?? .finished) }
+    delivery.withLock {
+      downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+    }
   }
 
   func receive(subscription: any Subscription) {
-    guard let generation = lock.withLock({ () -> Int? in
-      guard status.accept(subscription) else { return nil }
-      clock += 1
-      return clock
-    }) else { return subscription.cancel() }
+    guard
+      let generation = lock.withLock({ () -> Int? in
+        guard status.accept(subscription) else { return nil }
+        clock += 1
+        return clock
+      })
+    else { return subscription.cancel() }
     startClock(generation)
     delivery.withLock { downstream.receive(subscription: self) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let generation = lock.withLock({ () -> Int? in
-      guard !timedOut, status.isSubscribed else { return nil }
-      clock += 1
-      return clock
-    }) else { return .none }
+    guard
+      let generation = lock.withLock({ () -> Int? in
+        guard !timedOut, status.isSubscribed else { return nil }
+        clock += 1
+        return clock
+      })
+    else { return .none }
     startClock(generation)
     scheduler.schedule(options: options) { [self] in
-      guard let subscription = lock.withLock({ timedOut ? nil : status.subscription }) else { return }
+      guard let subscription = lock.withLock({ timedOut ? nil : status.subscription }) else {
+        return
+      }
       let more = delivery.withLock { downstream.receive(input) }
       if more > 0 { subscription.request(more) }
     }
@@ -116,17 +136,21 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ () -> Bool in
-      guard status.isSubscribed else { return false }
-      clock += 1  // stops the clock
-      return true
-    }) else { return }
-    scheduler.schedule(options: options) { [self] in
-      guard lock.withLock({ () -> Bool in
-        guard status.isSubscribed, !timedOut else { return false }
-        status = .terminal
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.isSubscribed else { return false }
+        clock += 1  // stops the clock
         return true
-      }) else { return }
+      })
+    else { return }
+    scheduler.schedule(options: options) { [self] in
+      guard
+        lock.withLock({ () -> Bool in
+          guard status.isSubscribed, !timedOut else { return false }
+          status = .terminal
+          return true
+        })
+      else { return }
       delivery.withLock { downstream.receive(completion: completion) }
     }
   }
@@ -169,6 +193,8 @@ extension Publisher {
     _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
     customError: (() -> Failure)? = nil
   ) -> Publishers.Timeout<Self, S> {
-    Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+    Publishers.Timeout(
+      upstream: self, interval: interval, scheduler: scheduler, options: options,
+      customError: customError)
   }
 }

@@ -32,11 +32,14 @@ extension RunLoop: Scheduler {
   /// Runs `action` on this run loop at `date` and every `interval` after, until the result is
   /// cancelled (which invalidates the timer).
   public func schedule(
-    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) -> any Cancellable {
     let work = UncheckedSendable(action)
-    let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in work.value() }
+    let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
+      work.value()
+    }
     timer.tolerance = tolerance.timeInterval
     add(timer, forMode: .default)
     let handle = UncheckedSendable(timer)

@@ -5,7 +5,8 @@
 /// value is delivered is requested from upstream then. After a cancel, waiting deliveries do
 /// nothing; values that arrive after the completion are dropped. Deliveries are serialized by
 /// a recursive lock.
-final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`; downstream is called one event at a time.
@@ -43,17 +44,21 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ () -> Bool in
-      guard status.isSubscribed, !completing else { return false }
-      completing = true
-      return true
-    }) else { return }
-    schedule { [self] in
-      guard lock.withLock({ () -> Bool in
-        guard status.isSubscribed else { return false }
-        status = .terminal
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.isSubscribed, !completing else { return false }
+        completing = true
         return true
-      }) else { return }
+      })
+    else { return }
+    schedule { [self] in
+      guard
+        lock.withLock({ () -> Bool in
+          guard status.isSubscribed else { return false }
+          status = .terminal
+          return true
+        })
+      else { return }
       delivery.withLock { downstream.receive(completion: completion) }
     }
   }

@@ -5,7 +5,8 @@
 /// `DispatchQueue`, `RunLoop`, `OperationQueue` and ``ImmediateScheduler`` conform.
 public protocol Scheduler<SchedulerTimeType> {
   /// The scheduler's notion of a point in time.
-  associatedtype SchedulerTimeType: Strideable where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
+  associatedtype SchedulerTimeType: Strideable
+  where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
   /// Options that change how actions are scheduled.
   associatedtype SchedulerOptions
 
@@ -22,7 +23,8 @@ public protocol Scheduler<SchedulerTimeType> {
     _ action: @escaping () -> Void)
   /// Runs `action` at `date` and then every `interval`, until the result is cancelled.
   func schedule(
-    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) -> any Cancellable
 }
@@ -39,20 +41,27 @@ extension Scheduler {
   }
 
   /// Runs `action` at `date` or after, within `tolerance`.
-  public func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, _ action: @escaping () -> Void) {
+  public func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    _ action: @escaping () -> Void
+  ) {
     schedule(after: date, tolerance: tolerance, options: nil, action)
   }
 
   /// Runs `action` at `date` and then every `interval`, within `tolerance`.
   public func schedule(
-    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
     schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
   }
 
   /// Runs `action` at `date` and then every `interval`, within the minimum tolerance.
-  public func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, _ action: @escaping () -> Void)
+  public func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    _ action: @escaping () -> Void
+  )
     -> any Cancellable
   {
     schedule(after: date, interval: interval, tolerance: minimumTolerance, options: nil, action)

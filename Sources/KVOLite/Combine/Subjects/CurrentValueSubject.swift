@@ -29,13 +29,16 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// nothing (the value is not stored).
   @inlinable public func send(_ value: Output) { core.send(value) }
   /// Sends the completion to every subscriber, once; they are then released.
-  public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
   /// Keeps an upstream subscription and requests `.unlimited` from it.
   public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
   /// Attaches `subscriber`; after completion it receives an empty subscription and the
   /// completion at once.
-  @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+  @inlinable public func receive<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
     core.subscribe(subscriber, owner: self)
   }
 }

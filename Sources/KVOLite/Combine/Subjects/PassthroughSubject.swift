@@ -12,7 +12,8 @@
 ///     // Prints: "a"
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   // @unchecked: `core` is thread-safe.
-  @usableFromInline let core = SubjectCore<Output, Failure>(kind: .passthrough, name: "PassthroughSubject")
+  @usableFromInline let core = SubjectCore<Output, Failure>(
+    kind: .passthrough, name: "PassthroughSubject")
 
   /// A subject with no subscribers.
   public init() {}
@@ -22,13 +23,16 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   /// Sends `value` to each subscriber that has demand; nothing after completion.
   @inlinable public func send(_ value: Output) { core.send(value) }
   /// Sends the completion to every subscriber, once; they are then released.
-  public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
   /// Keeps an upstream subscription (see the type's documentation).
   public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
   /// Attaches `subscriber`; after completion it receives an empty subscription and the
   /// completion at once.
-  @inlinable public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+  @inlinable public func receive<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
     core.subscribe(subscriber, owner: self)
   }
 }

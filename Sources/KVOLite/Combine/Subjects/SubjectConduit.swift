@@ -15,8 +15,11 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// lock, so that concurrent sends reach the subscriber one at a time and a send from inside the
 /// subscriber's `receive` is delivered at once.
 @usableFromInline
-final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<
+  Downstream.Input, Downstream.Failure
+>,
+Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+@unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   @usableFromInline typealias Output = Downstream.Input
@@ -99,7 +102,10 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     let (owner, downstream, demand) = lock.withLock { (self.owner, self.downstream, self.demand) }
     return Mirror(
       self,
-      children: [("parent", owner as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", owner as Any)])
+      children: [
+        ("parent", owner as Any), ("downstream", downstream as Any), ("demand", demand),
+        ("subject", owner as Any),
+      ])
   }
   @usableFromInline var playgroundDescription: Any { description }
 }

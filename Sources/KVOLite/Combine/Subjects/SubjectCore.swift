@@ -43,7 +43,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable var value: Output { lock.withLock { current! } }
 
   /// Attaches `subscriber`; its conduit keeps `owner` (the subject) alive until it ends.
-  @inlinable func subscribe<S: Subscriber>(_ subscriber: S, owner: AnyObject) where S.Input == Output, S.Failure == Failure {
+  @inlinable func subscribe<S: Subscriber>(_ subscriber: S, owner: AnyObject)
+  where S.Input == Output, S.Failure == Failure {
     lock.lock()
     if let completion {
       lock.unlock()

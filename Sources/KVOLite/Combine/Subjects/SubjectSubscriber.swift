@@ -4,7 +4,8 @@
 /// It refers to the subject weakly (the subject keeps it, as its upstream); once the subject
 /// has completed through it, or it is cancelled, it forwards nothing. Describes itself as
 /// "Subject". Thread-safe.
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -58,7 +59,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
   var customMirror: Mirror {
     let (subject, upstream) = lock.withLock { (self.subject, self.upstream) }
     return Mirror(
-      self, children: [("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any), ("subject", subject as Any)])
+      self,
+      children: [
+        ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any),
+        ("subject", subject as Any),
+      ])
   }
   var playgroundDescription: Any { description }
 }
@@ -68,7 +73,8 @@ extension Publisher {
   /// kind does (a passthrough subject once one of its subscribers has asked).
   ///
   /// - Returns: A cancellable that ends the subscription when cancelled or released.
-  public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
+  public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
+  where S.Output == Output, S.Failure == Failure {
     let subscriber = SubjectSubscriber(subject)
     subscribe(subscriber)
     return AnyCancellable(subscriber)

@@ -6,7 +6,8 @@
 /// what it receives into the subject (see ``Publisher/subscribe(_:)-(Subject)``). It retains
 /// what it wraps.
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+  CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
   @usableFromInline let box: AnySubscriberBox<Input, Failure>
@@ -48,12 +49,20 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
       mirror: nil)
   }
 
+  /// Passes `subscription` to the wrapped subscriber.
   @inlinable public func receive(subscription: any Subscription) { box.subscription(subscription) }
+  /// Passes `input` to the wrapped subscriber and returns the demand it adds.
   @inlinable public func receive(_ input: Input) -> Subscribers.Demand { box.value(input) }
-  @inlinable public func receive(completion: Subscribers.Completion<Failure>) { box.completion(completion) }
+  /// Passes `completion` to the wrapped subscriber.
+  @inlinable public func receive(completion: Subscribers.Completion<Failure>) {
+    box.completion(completion)
+  }
 
+  /// The name Combine gives this subscriber.
   public var description: String { box.description() }
+  /// The fields Combine's mirror of this subscriber shows.
   public var customMirror: Mirror { box.mirror?() ?? Mirror(self, children: [:]) }
+  /// The same as ``description``.
   public var playgroundDescription: Any { description }
 }
 
@@ -68,8 +77,10 @@ final class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
   @usableFromInline let mirror: (() -> Mirror)?
 
   @usableFromInline init(
-    subscription: @escaping (any Subscription) -> Void, value: @escaping (Input) -> Subscribers.Demand,
-    completion: @escaping (Subscribers.Completion<Failure>) -> Void, description: @escaping () -> String,
+    subscription: @escaping (any Subscription) -> Void,
+    value: @escaping (Input) -> Subscribers.Demand,
+    completion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    description: @escaping () -> String,
     mirror: (() -> Mirror)?
   ) {
     self.subscription = subscription

@@ -11,6 +11,7 @@ extension Subscribers {
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
     // @unchecked: the mutable state is behind `lock`.
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     @usableFromInline let lock = Lock()
@@ -72,11 +73,15 @@ extension Subscribers {
       return subscription
     }
 
+    /// The name Combine gives this subscriber.
     public var description: String { "Assign \(Root.self)." }
+    /// The fields Combine's mirror of this subscriber shows.
     public var customMirror: Mirror {
       let (object, status) = lock.withLock { (_object, self.status) }
-      return Mirror(self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
+      return Mirror(
+        self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
     }
+    /// The same as ``description``.
     public var playgroundDescription: Any { description }
   }
 }

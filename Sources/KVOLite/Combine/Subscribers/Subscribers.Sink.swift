@@ -69,8 +69,11 @@ extension Subscribers {
       return (status.subscription, receiveValue, receiveCompletion)
     }
 
+    /// The name Combine gives this subscriber.
     public var description: String { "Sink" }
+    /// The fields Combine's mirror of this subscriber shows.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The same as ``description``.
     public var playgroundDescription: Any { description }
   }
 }

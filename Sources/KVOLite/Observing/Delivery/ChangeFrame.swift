@@ -113,7 +113,8 @@ extension ChangeFrame {
       if let (observation, _, isLeaf) = trigger.path {
         // Only the links the will-phase met (an observation added since was not there).
         guard let old = pathOlds[position] else { continue }
-        observation.didChange(isLeaf: isLeaf, kind: kind, indexes: indexes, old: old, keyNew: keyNew())
+        observation.didChange(
+          isLeaf: isLeaf, kind: kind, indexes: indexes, old: old, keyNew: keyNew())
       } else {
         direct(trigger)
       }

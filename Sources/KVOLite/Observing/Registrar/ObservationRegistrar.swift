@@ -53,7 +53,8 @@ public final class ObservationRegistrar: @unchecked Sendable {
   func context(of object: AnyObject, table: KeyTable) -> RegistrarContext {
     if let existing = existingContext { return existing }
     let made = Unmanaged.passRetained(
-      RegistrarContext(objectAddress: Unmanaged.passUnretained(object).toOpaque(), keyCount: table.entries.count))
+      RegistrarContext(
+        objectAddress: Unmanaged.passUnretained(object).toOpaque(), keyCount: table.entries.count))
     let (exchanged, winner) = contextPointer.compareExchange(
       expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
     if exchanged { return made.takeUnretainedValue() }

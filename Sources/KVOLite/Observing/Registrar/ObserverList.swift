@@ -70,7 +70,9 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, Trigger> {
   // The header is read through its pointer: reading `header` would check exclusivity at run
   // time, and it never changes but for the atomic count.
   @inlinable var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
-  @inlinable var needsWillPhase: Bool { withUnsafeMutablePointerToHeader { $0.pointee.needsWillPhase } }
+  @inlinable var needsWillPhase: Bool {
+    withUnsafeMutablePointerToHeader { $0.pointee.needsWillPhase }
+  }
   @inlinable var wantsOld: Bool { withUnsafeMutablePointerToHeader { $0.pointee.wantsOld } }
   @inlinable var recordKinds: UInt8 { withUnsafeMutablePointerToHeader { $0.pointee.recordKinds } }
 

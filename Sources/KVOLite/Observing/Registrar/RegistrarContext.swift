@@ -100,7 +100,8 @@ final class RegistrarContext: @unchecked Sendable {
     objectLock.lock()
     published[index] = new.map { Unmanaged.passUnretained($0) }
     // Deliveries count themselves under the property lock: none can start on `old` now.
-    let isHeld = old.map { $0.inFlight.pointee.load(ordering: .sequentiallyConsistent) > 0 } ?? false
+    let isHeld =
+      old.map { $0.inFlight.pointee.load(ordering: .sequentiallyConsistent) > 0 } ?? false
     objectLock.unlock()
     guard let old else { return [] }
     if isHeld {
@@ -144,7 +145,9 @@ final class RegistrarContext: @unchecked Sendable {
   /// registrar sees the delivery ended and never retires the list.
   @inlinable
   func endDelivery(_ list: Unmanaged<ObserverList>) {
-    _ = list._withUnsafeGuaranteedRef { $0.inFlight.pointee.subtract(1, ordering: .sequentiallyConsistent) }
+    _ = list._withUnsafeGuaranteedRef {
+      $0.inFlight.pointee.subtract(1, ordering: .sequentiallyConsistent)
+    }
     if listsAreRetired { releaseRetired() }
   }
 
@@ -179,7 +182,10 @@ final class RegistrarContext: @unchecked Sendable {
   /// The innermost pending frame of key `index` on `thread`, removed; `nil` if there is none.
   func popManualFrame(thread: UInt, key index: Int) -> ManualFrame? {
     lock.withLock {
-      guard let position = state.manualFrames.lastIndex(where: { $0.thread == thread && $0.key == index })
+      guard
+        let position = state.manualFrames.lastIndex(where: {
+          $0.thread == thread && $0.key == index
+        })
       else { return nil }
       return state.manualFrames.remove(at: position)
     }
@@ -226,7 +232,8 @@ final class RegistrarContext: @unchecked Sendable {
     var rooted: [PathObservation] = []
     for list in lists {
       list.withTriggers { triggers in
-        for trigger in triggers where trigger.active.exchange(false, ordering: .acquiringAndReleasing) {
+        for trigger in triggers
+        where trigger.active.exchange(false, ordering: .acquiringAndReleasing) {
           if let (observation, level, _) = trigger.path, level == 0 { rooted.append(observation) }
         }
       }

@@ -35,7 +35,8 @@ struct AssignAndJustTests {
     #expect(history.all == [.requested(.unlimited), .cancelled])
   }
 
-  @Test("Just delivers its value and finishes on the first request; describes itself with its value")
+  @Test(
+    "Just delivers its value and finishes on the first request; describes itself with its value")
   func just() async {
     let subscriber = TrackingSubscriber<Int, Never>(onSubscribe: { _ in })
     Just(5).subscribe(subscriber)

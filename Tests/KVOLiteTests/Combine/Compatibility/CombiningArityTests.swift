@@ -4,7 +4,9 @@ import Testing
 /// `zip` (2–4), `merge` (3–8) and `combineLatest` (3–4).
 @Suite("Combine compatibility: zip, merge with many, combineLatest of three and four")
 struct CombiningArityTests {
-  @Test("zip pairs values in order, asks every upstream for downstream's demand, finishes when no pair is possible")
+  @Test(
+    "zip pairs values in order, asks every upstream for downstream's demand, finishes when no pair is possible"
+  )
   func zip() {
     let history = Log<Event<Int>>()
     let a = CustomPublisher<Int, TestError>(history: history, subscribesAtOnce: false)
@@ -12,7 +14,10 @@ struct CombiningArityTests {
     var pairs: [String] = []
     let subscriber = AnySubscriber<(Int, Int), TestError>(
       receiveSubscription: { $0.request(.max(2)) },
-      receiveValue: { pairs.append("\($0.0)-\($0.1)"); return .none },
+      receiveValue: {
+        pairs.append("\($0.0)-\($0.1)")
+        return .none
+      },
       receiveCompletion: { pairs.append("\($0)") })
     a.zip(b).subscribe(subscriber)
     a.sendSubscription()
@@ -37,10 +42,14 @@ struct CombiningArityTests {
     let four: [[Int]] = [1].publisher.zip([2].publisher, [3].publisher, [4].publisher)
       .map { (a: Int, b: Int, c: Int, d: Int) -> Int in a + b + c + d }.collect().sinkValues()
     #expect(four == [[10]])
-    let summed: [[Int]] = [1, 2, 3].publisher.zip([10, 20].publisher) { (a: Int, b: Int) -> Int in a + b }.collect().sinkValues()
+    let summed: [[Int]] = [1, 2, 3].publisher.zip([10, 20].publisher) { (a: Int, b: Int) -> Int in
+      a + b
+    }.collect().sinkValues()
     #expect(summed == [[11, 22]])
     let subscriber = TrackingSubscriber<Int, TestError>()
-    PassthroughSubject<Int, TestError>().zip(Fail<Int, TestError>(error: TestError())).map { $0 + $1 }.subscribe(subscriber)
+    PassthroughSubject<Int, TestError>().zip(Fail<Int, TestError>(error: TestError())).map {
+      $0 + $1
+    }.subscribe(subscriber)
     #expect(subscriber.events == [.subscription, .failed(TestError())])
   }
 
@@ -49,7 +58,9 @@ struct CombiningArityTests {
     let p = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
     var seen: [Int] = []
     let three = p[0].merge(with: p[1], p[2]).sink { seen.append($0) }
-    let eight = p[0].merge(with: p[1], p[2], p[3], p[4], p[5], p[6], p[7]).sink { seen.append($0 * 10) }
+    let eight = p[0].merge(with: p[1], p[2], p[3], p[4], p[5], p[6], p[7]).sink {
+      seen.append($0 * 10)
+    }
     for (index, subject) in p.enumerated() { subject.send(index) }
     #expect(seen == [0, 0, 1, 10, 2, 20, 30, 40, 50, 60, 70])
     _ = (three, eight)

@@ -25,7 +25,9 @@ struct ConcurrentUpstreamTests {
   func merge() {
     let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
     let monitor = Monitor()
-    let cancellable = subjects[0].merge(with: subjects[1], subjects[2], subjects[3]).sink { _ in monitor.enter() }
+    let cancellable = subjects[0].merge(with: subjects[1], subjects[2], subjects[3]).sink { _ in
+      monitor.enter()
+    }
     race(workers: 4) { worker in
       for round in 0..<Self.rounds { subjects[worker].send(round) }
     }
@@ -70,7 +72,9 @@ struct ConcurrentUpstreamTests {
     _ = cancellable
   }
 
-  @Test("share: subscribers attaching and cancelling while values flow; every live subscriber is called one at a time")
+  @Test(
+    "share: subscribers attaching and cancelling while values flow; every live subscriber is called one at a time"
+  )
   func share() {
     let subject = PassthroughSubject<Int, Never>()
     let shared = subject.share()

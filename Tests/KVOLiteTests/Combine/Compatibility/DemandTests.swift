@@ -45,7 +45,8 @@ struct DemandTests {
   @Test("comparisons with integers on either side; unlimited equals no integer and exceeds all")
   func comparisons() {
     #expect(Demand.unlimited > Int.max && Demand.unlimited >= 0 && !(Demand.unlimited < 1))
-    #expect(!(Demand.unlimited <= Int.max) && Demand.unlimited != Int.max && !(Demand.unlimited == 0))
+    #expect(
+      !(Demand.unlimited <= Int.max) && Demand.unlimited != Int.max && !(Demand.unlimited == 0))
     #expect(Int.max < Demand.unlimited && Int.max <= Demand.unlimited && !(0 > Demand.unlimited))
     #expect(Demand.max(3) == 3 && 3 == Demand.max(3) && Demand.max(3) != 4 && 4 != Demand.max(3))
     #expect(Demand.max(3) < 4 && Demand.max(3) <= 3 && Demand.max(3) > 2 && Demand.max(3) >= 3)
@@ -55,16 +56,22 @@ struct DemandTests {
     #expect(Demand.none.description == "max(0)" && Demand.unlimited.description == "unlimited")
   }
 
-  @Test("Codable as Combine: one unsigned integer, Int.max + 1 for unlimited; bad numbers are errors")
+  @Test(
+    "Codable as Combine: one unsigned integer, Int.max + 1 for unlimited; bad numbers are errors")
   func coding() throws {
     struct Wrapper: Codable, Equatable { let value: Demand }
     let encoder = JSONEncoder()
-    #expect(String(decoding: try encoder.encode(Wrapper(value: .max(42))), as: UTF8.self) == #"{"value":42}"#)
+    #expect(
+      String(decoding: try encoder.encode(Wrapper(value: .max(42))), as: UTF8.self)
+        == #"{"value":42}"#)
     let unlimited = #"{"value":\#(UInt(Int.max) + 1)}"#
-    #expect(String(decoding: try encoder.encode(Wrapper(value: .unlimited)), as: UTF8.self) == unlimited)
+    #expect(
+      String(decoding: try encoder.encode(Wrapper(value: .unlimited)), as: UTF8.self) == unlimited)
     let decoder = JSONDecoder()
-    #expect(try decoder.decode(Wrapper.self, from: Data(unlimited.utf8)) == Wrapper(value: .unlimited))
-    #expect(try decoder.decode(Wrapper.self, from: Data(#"{"value":0}"#.utf8)) == Wrapper(value: .none))
+    #expect(
+      try decoder.decode(Wrapper.self, from: Data(unlimited.utf8)) == Wrapper(value: .unlimited))
+    #expect(
+      try decoder.decode(Wrapper.self, from: Data(#"{"value":0}"#.utf8)) == Wrapper(value: .none))
     for bad in [#"{"value":-1}"#, #"{"value":\#(UInt(Int.max) + 2)}"#, #"{"value":1.5}"#] {
       #expect(throws: DecodingError.self) { try decoder.decode(Wrapper.self, from: Data(bad.utf8)) }
     }
@@ -76,13 +83,25 @@ struct DemandTests {
     struct CodableError: Error, Codable, Equatable { let description: String }
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    #expect(String(decoding: try encoder.encode(Completion.finished), as: UTF8.self) == #"{"success":true}"#)
+    #expect(
+      String(decoding: try encoder.encode(Completion.finished), as: UTF8.self)
+        == #"{"success":true}"#)
     let failure = #"{"error":{"description":"oops"},"success":false}"#
-    #expect(String(decoding: try encoder.encode(Completion.failure(.init(description: "oops"))), as: UTF8.self) == failure)
+    #expect(
+      String(
+        decoding: try encoder.encode(Completion.failure(.init(description: "oops"))), as: UTF8.self)
+        == failure)
     let decoder = JSONDecoder()
-    #expect(try decoder.decode(Completion.self, from: Data(failure.utf8)) == .failure(.init(description: "oops")))
-    #expect(try decoder.decode(Completion.self, from: Data(#"{"error":{"description":"x"},"success":true}"#.utf8)) == .finished)
-    #expect(throws: DecodingError.self) { try decoder.decode(Completion.self, from: Data(#"{"success":false}"#.utf8)) }
+    #expect(
+      try decoder.decode(Completion.self, from: Data(failure.utf8))
+        == .failure(.init(description: "oops")))
+    #expect(
+      try decoder.decode(
+        Completion.self, from: Data(#"{"error":{"description":"x"},"success":true}"#.utf8))
+        == .finished)
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(Completion.self, from: Data(#"{"success":false}"#.utf8))
+    }
   }
 
   @Test("a negative demand traps, as in Combine")

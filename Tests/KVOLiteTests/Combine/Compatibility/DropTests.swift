@@ -4,7 +4,8 @@ import Testing
 /// `dropFirst` with Combine's state machine.
 @Suite("Combine compatibility: dropFirst")
 struct DropTests {
-  @Test("downstream is subscribed first; upstream is asked for what downstream asked plus the count")
+  @Test(
+    "downstream is subscribed first; upstream is asked for what downstream asked plus the count")
   func subscriptionOrder() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history, subscribesAtOnce: false)
@@ -37,7 +38,9 @@ struct DropTests {
     #expect(history.all == [.subscription, .value(1)])
   }
 
-  @Test("a cancel before upstream's subscription does not stop it being taken; a second one is cancelled")
+  @Test(
+    "a cancel before upstream's subscription does not stop it being taken; a second one is cancelled"
+  )
   func cancelThenSubscription() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history, subscribesAtOnce: false)

@@ -13,7 +13,10 @@ struct ErrorPassThroughTests {
     #expect(subscriber.subscription as? CustomSubscription<Int> === upstream.subscription)
     #expect(upstream.send(1) == .max(3))
     upstream.send(completion: .failure(TestError("x")))
-    #expect(history.all == [.subscription, .requested(.unlimited), .value(1), .failed(TestError("mapped x"))])
+    #expect(
+      history.all == [
+        .subscription, .requested(.unlimited), .value(1), .failed(TestError("mapped x")),
+      ])
     #expect(upstream.subscriberDescription == "MapError")
   }
 
@@ -53,11 +56,13 @@ struct ErrorPassThroughTests {
   @Test("assertNoFailure stops the program with the prefix and the error")
   func assertNoFailureTraps() async throws {
     let result = try await #require(
-      processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        let upstream = CustomPublisher<Int, TestError>(history: Log())
-        upstream.assertNoFailure("loading").subscribe(TrackingSubscriber<Int, Never>())
-        upstream.send(completion: .failure(TestError("disk full")))
-      }
-    #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("loading: disk full"))
+      processExitsWith: .failure, observing: [\.standardErrorContent]
+    ) {
+      let upstream = CustomPublisher<Int, TestError>(history: Log())
+      upstream.assertNoFailure("loading").subscribe(TrackingSubscriber<Int, Never>())
+      upstream.send(completion: .failure(TestError("disk full")))
+    }
+    #expect(
+      String(decoding: result.standardErrorContent, as: UTF8.self).contains("loading: disk full"))
   }
 }

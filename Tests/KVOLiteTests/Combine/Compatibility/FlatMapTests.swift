@@ -4,7 +4,9 @@ import Testing
 /// `flatMap(maxPublishers:_:)` with Combine's demand handling.
 @Suite("Combine compatibility: flatMap")
 struct FlatMapTests {
-  @Test("children's values interleave; upstream is asked for maxPublishers, then one per finished child")
+  @Test(
+    "children's values interleave; upstream is asked for maxPublishers, then one per finished child"
+  )
   func maxPublishers() {
     let outerHistory = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: outerHistory)
@@ -40,14 +42,19 @@ struct FlatMapTests {
     subscriber.subscription?.request(.unlimited)
     upstream.send([4])
     upstream.send(completion: .finished)
-    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
+    #expect(
+      subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .finished])
   }
 
-  @Test("a child's failure cancels the others and upstream's is passed on; cancel reaches everything")
+  @Test(
+    "a child's failure cancels the others and upstream's is passed on; cancel reaches everything")
   func failureAndCancel() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history)
-    let children = [CustomPublisher<Int, TestError>(history: history), CustomPublisher<Int, TestError>(history: history)]
+    let children = [
+      CustomPublisher<Int, TestError>(history: history),
+      CustomPublisher<Int, TestError>(history: history),
+    ]
     let subscriber = TrackingSubscriber<Int, TestError>(history: history)
     upstream.flatMap { children[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -55,7 +62,8 @@ struct FlatMapTests {
     children[0].send(completion: .failure(TestError("child")))
     #expect(
       history.all == [
-        .subscription, .requested(.unlimited), .requested(.unlimited), .requested(.unlimited), .cancelled,
+        .subscription, .requested(.unlimited), .requested(.unlimited), .requested(.unlimited),
+        .cancelled,
         .failed(TestError("child")),
       ])
     let other = Log<Event<Int>>()
@@ -65,16 +73,26 @@ struct FlatMapTests {
     outer.flatMap { _ in child }.subscribe(cancelling)
     outer.send(0)
     cancelling.subscription?.cancel()
-    #expect(other.all == [.subscription, .requested(.unlimited), .requested(.unlimited), .cancelled, .cancelled])
+    #expect(
+      other.all == [
+        .subscription, .requested(.unlimited), .requested(.unlimited), .cancelled, .cancelled,
+      ])
   }
 
   @Test("the failure-type overloads compose publishers that cannot fail with ones that can")
   func overloads() {
     let never = [1, 2].publisher
-    let _: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>> =
-      PassthroughSubject<Int, TestError>().flatMap { Just($0) }
-    let _: Publishers.FlatMap<Fail<Int, TestError>, Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, TestError>> =
-      never.flatMap { _ in Fail<Int, TestError>(error: TestError()) }
+    let _:
+      Publishers.FlatMap<
+        Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>
+      > =
+        PassthroughSubject<Int, TestError>().flatMap { Just($0) }
+    let _:
+      Publishers.FlatMap<
+        Fail<Int, TestError>,
+        Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, TestError>
+      > =
+        never.flatMap { _ in Fail<Int, TestError>(error: TestError()) }
     #expect(never.flatMap { Just($0 * 10) }.collect().sinkValues() == [[10, 20]])
   }
 }

@@ -13,7 +13,10 @@ struct HandleEventsTests {
       receiveOutput: { history.append(.value(-100 - $0)) },
       receiveCompletion: { _ in history.append(.value(-3)) },
       receiveCancel: { history.append(.value(-4)) },
-      receiveRequest: { history.append(.requested($0)); history.append(.value(-5)) })
+      receiveRequest: {
+        history.append(.requested($0))
+        history.append(.value(-5))
+      })
   }
 
   @Test("each hook runs before its event goes on; returned demand is reported too")
@@ -21,7 +24,8 @@ struct HandleEventsTests {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history)
     let subscriber = TrackingSubscriber<Int, TestError>(
-      history: history, onSubscribe: { $0.request(.max(1)) }, onValue: { $0 == 1 ? .max(2) : .none })
+      history: history, onSubscribe: { $0.request(.max(1)) }, onValue: { $0 == 1 ? .max(2) : .none }
+    )
     Self.hooked(upstream, history).subscribe(subscriber)
     #expect(subscriber.subscriptionDescription == "HandleEvents")
     #expect(upstream.send(1) == .max(2))
@@ -58,6 +62,10 @@ struct HandleEventsTests {
     events.subscribe(subscriber)
     #expect(upstream.send(5) == .none)
     upstream.sendSubscription()
-    #expect(history.all == [.value(-105), .value(5), .value(-1), .subscription, .requested(.unlimited), .value(-5), .requested(.unlimited)])
+    #expect(
+      history.all == [
+        .value(-105), .value(5), .value(-1), .subscription, .requested(.unlimited), .value(-5),
+        .requested(.unlimited),
+      ])
   }
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite("Combine compatibility: introspection")
 struct IntrospectionTests {
   /// The description of the subscription `publisher` hands a subscriber.
-  static func subscription<P: Publisher>(of publisher: P) -> String? where P.Output == Int, P.Failure == Never {
+  static func subscription<P: Publisher>(of publisher: P) -> String?
+  where P.Output == Int, P.Failure == Never {
     let subscriber = TrackingSubscriber<Int, Never>(onSubscribe: { _ in })
     publisher.subscribe(subscriber)
     defer { subscriber.subscription?.cancel() }
@@ -22,7 +23,8 @@ struct IntrospectionTests {
     #expect(Self.subscription(of: subject.removeDuplicates()) == "RemoveDuplicates")
     #expect(Self.subscription(of: subject.handleEvents()) == "HandleEvents")
     #expect(Self.subscription(of: subject.merge(with: subject)) == "Merge")
-    #expect(Self.subscription(of: subject.combineLatest(subject).map { $0 + $1 }) == "CombineLatest")
+    #expect(
+      Self.subscription(of: subject.combineLatest(subject).map { $0 + $1 }) == "CombineLatest")
     #expect(Self.subscription(of: subject.receive(on: DispatchQueue.main)) == "ReceiveOn")
     #expect(Self.subscription(of: Just(1)) == "Just")
     #expect(Self.subscription(of: Empty<Int, Never>()) == "Empty")

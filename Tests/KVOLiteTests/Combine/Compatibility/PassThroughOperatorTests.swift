@@ -18,7 +18,9 @@ struct PassThroughOperatorTests {
     #expect(upstream.subscriberDescription == "Map" && upstream.subscriberMirror.isEmpty)
   }
 
-  @Test("values and completions before subscription and after cancel pass through; demand is downstream's")
+  @Test(
+    "values and completions before subscription and after cancel pass through; demand is downstream's"
+  )
   func eventsAtAnyTime() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history, subscribesAtOnce: false)
@@ -33,7 +35,8 @@ struct PassThroughOperatorTests {
     upstream.send(completion: .failure(TestError()))
     #expect(
       history.all == [
-        .value(1), .subscription, .requested(.unlimited), .cancelled, .value(3), .finished, .failed(TestError()),
+        .value(1), .subscription, .requested(.unlimited), .cancelled, .value(3), .finished,
+        .failed(TestError()),
       ])
     #expect(upstream.subscriberDescription == "Filter")
   }
@@ -54,18 +57,22 @@ struct PassThroughOperatorTests {
   func fusion() {
     let subject = PassthroughSubject<Int, Never>()
     var seen: [String] = []
-    let maps: Publishers.Map<PassthroughSubject<Int, Never>, String> = subject.map { $0 + 1 }.map { "m\($0)" }
-    var secondPredicateCalls = 0
-    let filters: Publishers.Filter<PassthroughSubject<Int, Never>> = subject.filter { $0 > 1 }.filter {
-      secondPredicateCalls += 1
-      return $0 < 4
+    let maps: Publishers.Map<PassthroughSubject<Int, Never>, String> = subject.map { $0 + 1 }.map {
+      "m\($0)"
     }
+    var secondPredicateCalls = 0
+    let filters: Publishers.Filter<PassthroughSubject<Int, Never>> = subject.filter { $0 > 1 }
+      .filter {
+        secondPredicateCalls += 1
+        return $0 < 4
+      }
     let compacts: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> =
       subject.compactMap { $0 > 2 ? $0 : nil }.compactMap { $0 < 4 ? "c\($0)" : nil }
     let compactMapped: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> =
       subject.compactMap { $0 == 1 ? $0 : nil }.map { "cm\($0)" }
     let cancellables = [
-      maps.sink { seen.append($0) }, filters.sink { seen.append("f\($0)") }, compacts.sink { seen.append($0) },
+      maps.sink { seen.append($0) }, filters.sink { seen.append("f\($0)") },
+      compacts.sink { seen.append($0) },
       compactMapped.sink { seen.append($0) },
     ]
     for value in 1...4 { subject.send(value) }

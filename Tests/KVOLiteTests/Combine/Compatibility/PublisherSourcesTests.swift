@@ -21,13 +21,17 @@ struct PublisherSourcesTests {
     #expect(empty.events == [.subscription, .finished] && empty.subscriptionDescription == "Empty")
   }
 
-  @Test("a subscriber that requests from inside receive gets the next value after it returns, in order")
+  @Test(
+    "a subscriber that requests from inside receive gets the next value after it returns, in order")
   func sequenceRequestInsideReceive() {
     let log = Log<String>()
     final class Box: @unchecked Sendable { var subscription: (any Subscription)? }
     let box = Box()
     let subscriber = TrackingSubscriber<Int, Never>(
-      onSubscribe: { box.subscription = $0; $0.request(.max(1)) },
+      onSubscribe: {
+        box.subscription = $0
+        $0.request(.max(1))
+      },
       onValue: { value in
         log.append("begin \(value)")
         box.subscription?.request(.max(1))
@@ -43,7 +47,9 @@ struct PublisherSourcesTests {
   func singleShots() {
     let failing = TrackingSubscriber<Int, TestError>()
     Fail<Int, TestError>(error: TestError()).subscribe(failing)
-    #expect(failing.events == [.subscription, .failed(TestError())] && failing.subscriptionDescription == "Empty")
+    #expect(
+      failing.events == [.subscription, .failed(TestError())]
+        && failing.subscriptionDescription == "Empty")
     let some = TrackingSubscriber<Int, Never>(onSubscribe: { _ in })
     Optional(4).publisher.subscribe(some)
     #expect(some.subscriptionDescription == "Optional")
@@ -54,7 +60,9 @@ struct PublisherSourcesTests {
     #expect(none.events == [.subscription, .finished])
     let success = TrackingSubscriber<Int, TestError>()
     Result<Int, TestError>.success(2).publisher.subscribe(success)
-    #expect(success.events == [.subscription, .value(2), .finished] && success.subscriptionDescription == "Once")
+    #expect(
+      success.events == [.subscription, .value(2), .finished]
+        && success.subscriptionDescription == "Once")
     let failure = TrackingSubscriber<Int, TestError>()
     Result<Int, TestError>.failure(TestError("r")).publisher.subscribe(failure)
     #expect(failure.events == [.subscription, .failed(TestError("r"))])
@@ -74,7 +82,9 @@ struct PublisherSourcesTests {
     #expect(seen == [1, 2])
   }
 
-  @Test("Future: the first promise wins; a value waits for demand, a failure does not; late subscribers get it on request")
+  @Test(
+    "Future: the first promise wins; a value waits for demand, a failure does not; late subscribers get it on request"
+  )
   func future() {
     var fulfil: ((Result<Int, TestError>) -> Void)?
     let future = Future<Int, TestError> { fulfil = $0 }

@@ -7,7 +7,8 @@ struct ReducingOperatorTests {
   /// Subscribes `make(upstream)` with a subscriber that asks for `demand` at subscription (if
   /// any), sends `values`, then `completion`; returns the whole history and the description.
   static func run<P: Publisher>(
-    _ values: [Int], completion: Subscribers.Completion<TestError>? = .finished, demand: Subscribers.Demand? = .max(1),
+    _ values: [Int], completion: Subscribers.Completion<TestError>? = .finished,
+    demand: Subscribers.Demand? = .max(1),
     _ make: (CustomPublisher<Int, TestError>) -> P
   ) -> (history: [Event<P.Output>], description: String?) where P.Output: Equatable & Sendable {
     let upstreamHistory = Log<Event<Int>>()
@@ -31,26 +32,62 @@ struct ReducingOperatorTests {
 
   @Test("results when upstream finishes; upstream is asked for unlimited")
   func results() {
-    #expect(Self.run([1, 2, 3]) { $0.count() } == ([.subscription, .value(3), .finished, .requested(.unlimited)], "Count"))
-    #expect(Self.run([1, 2]) { $0.collect() } == ([.subscription, .value([1, 2]), .finished, .requested(.unlimited)], "Collect"))
-    #expect(Self.run([]) { $0.collect() }.history == [.subscription, .value([]), .finished, .requested(.unlimited)])
-    #expect(Self.run([1, 2, 3]) { $0.reduce(10, +) } == ([.subscription, .value(16), .finished, .requested(.unlimited)], "Reduce"))
-    #expect(Self.run([1, 2, 3]) { $0.last() } == ([.subscription, .value(3), .finished, .requested(.unlimited)], "Last"))
+    #expect(
+      Self.run([1, 2, 3]) { $0.count() } == (
+        [.subscription, .value(3), .finished, .requested(.unlimited)], "Count"
+      ))
+    #expect(
+      Self.run([1, 2]) { $0.collect() } == (
+        [.subscription, .value([1, 2]), .finished, .requested(.unlimited)], "Collect"
+      ))
+    #expect(
+      Self.run([]) { $0.collect() }.history == [
+        .subscription, .value([]), .finished, .requested(.unlimited),
+      ])
+    #expect(
+      Self.run([1, 2, 3]) { $0.reduce(10, +) } == (
+        [.subscription, .value(16), .finished, .requested(.unlimited)], "Reduce"
+      ))
+    #expect(
+      Self.run([1, 2, 3]) { $0.last() } == (
+        [.subscription, .value(3), .finished, .requested(.unlimited)], "Last"
+      ))
     #expect(Self.run([1, 2, 3]) { $0.last { $0 < 3 } }.history.dropFirst().first == .value(2))
-    #expect(Self.run([3, 1, 2]) { $0.min() } == ([.subscription, .value(1), .finished, .requested(.unlimited)], "Comparison"))
+    #expect(
+      Self.run([3, 1, 2]) { $0.min() } == (
+        [.subscription, .value(1), .finished, .requested(.unlimited)], "Comparison"
+      ))
     #expect(Self.run([3, 1, 5, 2]) { $0.max() }.history.dropFirst().first == .value(5))
-    #expect(Self.run([]) { $0.max() }.history == [.subscription, .finished, .requested(.unlimited)])
-    #expect(Self.run([1, 2]) { $0.contains(7) } == ([.subscription, .value(false), .finished, .requested(.unlimited)], "Contains"))
-    #expect(Self.run([1, 3]) { $0.allSatisfy { $0.isMultiple(of: 2) == false } }.history.dropFirst().first == .value(true))
+    #expect(
+      Self.run([]) { $0.max() }.history == [.subscription, .finished, .requested(.unlimited)])
+    #expect(
+      Self.run([1, 2]) { $0.contains(7) } == (
+        [.subscription, .value(false), .finished, .requested(.unlimited)], "Contains"
+      ))
+    #expect(
+      Self.run([1, 3]) { $0.allSatisfy { $0.isMultiple(of: 2) == false } }.history.dropFirst().first
+        == .value(true))
   }
 
   @Test("a result known early cancels upstream; later values are ignored")
   func early() {
-    #expect(Self.run([5, 6, 7]) { $0.first() } == ([.subscription, .value(5), .finished, .requested(.unlimited), .cancelled], "First"))
-    #expect(Self.run([1, 6, 7]) { $0.first { $0 > 5 } } == ([.subscription, .value(6), .finished, .requested(.unlimited), .cancelled], "TryFirst"))
-    #expect(Self.run([1, 7, 8]) { $0.contains(7) }.history == [.subscription, .value(true), .finished, .requested(.unlimited), .cancelled])
+    #expect(
+      Self.run([5, 6, 7]) { $0.first() } == (
+        [.subscription, .value(5), .finished, .requested(.unlimited), .cancelled], "First"
+      ))
+    #expect(
+      Self.run([1, 6, 7]) { $0.first { $0 > 5 } } == (
+        [.subscription, .value(6), .finished, .requested(.unlimited), .cancelled], "TryFirst"
+      ))
+    #expect(
+      Self.run([1, 7, 8]) { $0.contains(7) }.history == [
+        .subscription, .value(true), .finished, .requested(.unlimited), .cancelled,
+      ])
     #expect(Self.run([1, 7]) { $0.contains { $0 == 7 } }.description == "ContainsWhere")
-    #expect(Self.run([2, 3, 4]) { $0.allSatisfy { $0.isMultiple(of: 2) } } == ([.subscription, .value(false), .finished, .requested(.unlimited), .cancelled], "AllSatisfy"))
+    #expect(
+      Self.run([2, 3, 4]) { $0.allSatisfy { $0.isMultiple(of: 2) } } == (
+        [.subscription, .value(false), .finished, .requested(.unlimited), .cancelled], "AllSatisfy"
+      ))
   }
 
   @Test("without demand the result waits for the first request; a failure does not wait")
@@ -64,21 +101,44 @@ struct ReducingOperatorTests {
     subscriber.subscription?.request(.max(1))
     subscriber.subscription?.request(.max(1))
     #expect(subscriber.events == [.subscription, .value(1), .finished])
-    #expect(Self.run([1], completion: .failure(TestError()), demand: nil) { $0.count() }.history == [.subscription, .failed(TestError()), .requested(.unlimited)])
-    #expect(Self.run([9], demand: nil) { $0.first() }.history == [.subscription, .requested(.unlimited), .cancelled])
+    #expect(
+      Self.run([1], completion: .failure(TestError()), demand: nil) { $0.count() }.history == [
+        .subscription, .failed(TestError()), .requested(.unlimited),
+      ])
+    #expect(
+      Self.run([9], demand: nil) { $0.first() }.history == [
+        .subscription, .requested(.unlimited), .cancelled,
+      ])
   }
 
   @Test("try forms fail with the thrown error and cancel upstream")
   func tryForms() {
-    func failing(_ value: Int) throws -> Bool { if value == 2 { throw TestError("two") }; return false }
-    let expected: [Event<Int>] = [.subscription, .failed(TestError("two")), .requested(.unlimited), .cancelled]
-    #expect(Self.run([1, 2, 3]) { $0.tryReduce(0) { try failing($1) ? $0 : $0 + $1 } } == (expected, "TryReduce"))
+    func failing(_ value: Int) throws -> Bool {
+      if value == 2 { throw TestError("two") }
+      return false
+    }
+    let expected: [Event<Int>] = [
+      .subscription, .failed(TestError("two")), .requested(.unlimited), .cancelled,
+    ]
+    #expect(
+      Self.run([1, 2, 3]) { $0.tryReduce(0) { try failing($1) ? $0 : $0 + $1 } } == (
+        expected, "TryReduce"
+      ))
     #expect(Self.run([1, 2, 3]) { $0.tryFirst(where: failing) } == (expected, "TryFirstWhere"))
     #expect(Self.run([1, 2, 3]) { $0.tryLast(where: failing) } == (expected, "TryLastWhere"))
-    #expect(Self.run([1, 2, 3]) { $0.tryMax { a, b in try failing(b) || a < b } } == (expected, "TryComparison"))
-    let boolExpected: [Event<Bool>] = [.subscription, .failed(TestError("two")), .requested(.unlimited), .cancelled]
-    #expect(Self.run([1, 2, 3]) { $0.tryContains(where: failing) } == (boolExpected, "TryContainsWhere"))
-    #expect(Self.run([1, 2, 3]) { $0.tryAllSatisfy { try !failing($0) } } == (boolExpected, "TryAllSatisfy"))
+    #expect(
+      Self.run([1, 2, 3]) { $0.tryMax { a, b in try failing(b) || a < b } } == (
+        expected, "TryComparison"
+      ))
+    let boolExpected: [Event<Bool>] = [
+      .subscription, .failed(TestError("two")), .requested(.unlimited), .cancelled,
+    ]
+    #expect(
+      Self.run([1, 2, 3]) { $0.tryContains(where: failing) } == (boolExpected, "TryContainsWhere"))
+    #expect(
+      Self.run([1, 2, 3]) { $0.tryAllSatisfy { try !failing($0) } } == (
+        boolExpected, "TryAllSatisfy"
+      ))
   }
 
   @Test("cancel stops the result; the mirror shows downstream, result, initial, status")

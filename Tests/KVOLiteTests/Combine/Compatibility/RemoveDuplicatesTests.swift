@@ -11,7 +11,10 @@ struct RemoveDuplicatesTests {
     let subscriber = TrackingSubscriber<Int, TestError>(
       history: history, onSubscribe: { $0.request(.max(2)) }, onValue: { _ in .max(5) })
     var compared: [String] = []
-    upstream.removeDuplicates { compared.append("\($0)<\($1)"); return $0 >= $1 }.subscribe(subscriber)
+    upstream.removeDuplicates {
+      compared.append("\($0)<\($1)")
+      return $0 >= $1
+    }.subscribe(subscriber)
     #expect(subscriber.subscriptionDescription == "RemoveDuplicates")
     #expect(upstream.send(2) == .max(5))
     #expect(upstream.send(1) == .max(1))
@@ -20,7 +23,10 @@ struct RemoveDuplicatesTests {
     upstream.send(completion: .finished)
     #expect(upstream.send(9) == .none)
     subscriber.subscription?.request(.max(1))
-    #expect(history.all == [.subscription, .requested(.max(2)), .value(2), .value(3), .failed(TestError())])
+    #expect(
+      history.all == [
+        .subscription, .requested(.max(2)), .value(2), .value(3), .failed(TestError()),
+      ])
     #expect(compared == ["2<1", "1<3"])
   }
 
@@ -31,7 +37,9 @@ struct RemoveDuplicatesTests {
     let subscriber = TrackingSubscriber<Int, TestError>(history: history)
     upstream.removeDuplicates().subscribe(subscriber)
     #expect(upstream.send(1) == .none)
-    let mirror = Mirror(reflecting: subscriber.subscription!).children.map { "\($0.label!)=\($0.value)" }
+    let mirror = Mirror(reflecting: subscriber.subscription!).children.map {
+      "\($0.label!)=\($0.value)"
+    }
     #expect(mirror.count == 2 && mirror[1] == "last=Optional(1)")
     subscriber.subscription?.cancel()
     subscriber.subscription?.cancel()

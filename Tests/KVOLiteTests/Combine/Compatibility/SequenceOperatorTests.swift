@@ -2,9 +2,12 @@ import KVOLite
 import Testing
 
 /// scan, tryScan, ignoreOutput, replaceError, replaceEmpty, prefix/output, drop(while:), collect(_:).
-@Suite("Combine compatibility: scan, ignoreOutput, replaceError, replaceEmpty, output, drop(while:), collect(count)")
+@Suite(
+  "Combine compatibility: scan, ignoreOutput, replaceError, replaceEmpty, output, drop(while:), collect(count)"
+)
 struct SequenceOperatorTests {
-  @Test("scan publishes the running result through upstream's subscription; tryScan fails on a throw")
+  @Test(
+    "scan publishes the running result through upstream's subscription; tryScan fails on a throw")
   func scan() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history)
@@ -25,7 +28,11 @@ struct SequenceOperatorTests {
     tryUpstream.send(1)
     tryUpstream.send(3)
     tryUpstream.send(5)
-    #expect(tryHistory.all == [.subscription, .requested(.unlimited), .value(1), .cancelled, .failed(TestError("three")), .value(6)])
+    #expect(
+      tryHistory.all == [
+        .subscription, .requested(.unlimited), .value(1), .cancelled, .failed(TestError("three")),
+        .value(6),
+      ])
     #expect(trySubscriber.subscriptionDescription == "TryScan")
   }
 
@@ -72,8 +79,12 @@ struct SequenceOperatorTests {
     empty.subscription?.request(.max(1))
     #expect(empty.events == [.subscription, .value(9), .finished])
     #expect(empty.subscriptionDescription == "ReplaceEmpty")
-    #expect(Publishers.Sequence<[Int], Never>(sequence: [1]).replaceEmpty(with: 9).collect().sinkValues() == [[1]])
-    #expect(Publishers.Sequence<[Int], Never>(sequence: []).replaceEmpty(with: 9).collect().sinkValues() == [[9]])
+    #expect(
+      Publishers.Sequence<[Int], Never>(sequence: [1]).replaceEmpty(with: 9).collect().sinkValues()
+        == [[1]])
+    #expect(
+      Publishers.Sequence<[Int], Never>(sequence: []).replaceEmpty(with: 9).collect().sinkValues()
+        == [[9]])
   }
 
   @Test("prefix and output(at:in:) take positions; the value after the range ends it")
@@ -87,7 +98,10 @@ struct SequenceOperatorTests {
     #expect(upstream.send(2) == .none)
     #expect(history.all == [.subscription, .requested(.unlimited), .value(1), .value(2)])
     #expect(upstream.send(3) == .none)
-    #expect(history.all == [.subscription, .requested(.unlimited), .value(1), .value(2), .cancelled, .finished])
+    #expect(
+      history.all == [
+        .subscription, .requested(.unlimited), .value(1), .value(2), .cancelled, .finished,
+      ])
     #expect(subscriber.subscriptionDescription == "Output")
     #expect((1...5).publisher.prefix(2).collect().sinkValues() == [[1, 2]])
     #expect((1...5).publisher.output(at: 3).collect().sinkValues() == [[4]])
@@ -96,16 +110,23 @@ struct SequenceOperatorTests {
   @Test("drop(while:) stops asking once a value passes; tryDrop(while:) fails on a throw")
   func dropWhile() {
     var calls = 0
-    let values = [1, 2, 5, 1].publisher.drop { calls += 1; return $0 < 3 }.collect().sinkValues()
+    let values = [1, 2, 5, 1].publisher.drop {
+      calls += 1
+      return $0 < 3
+    }.collect().sinkValues()
     #expect(values == [[5, 1]] && calls == 3)
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history)
     let subscriber = TrackingSubscriber<Int, any Error>(history: history)
-    upstream.tryDrop { if $0 == 2 { throw TestError() }; return true }.subscribe(subscriber)
+    upstream.tryDrop {
+      if $0 == 2 { throw TestError() }
+      return true
+    }.subscribe(subscriber)
     #expect(upstream.send(1) == .max(1))
     #expect(upstream.send(2) == .none)
     #expect(upstream.send(3) == .none)
-    #expect(history.all == [.subscription, .requested(.unlimited), .cancelled, .failed(TestError())])
+    #expect(
+      history.all == [.subscription, .requested(.unlimited), .cancelled, .failed(TestError())])
     #expect(subscriber.subscriptionDescription == "TryDropWhile")
   }
 
@@ -113,7 +134,8 @@ struct SequenceOperatorTests {
   func collectByCount() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history)
-    let subscriber = TrackingSubscriber<[Int], TestError>(onSubscribe: { $0.request(.max(2)) }, onValue: { _ in .max(1) })
+    let subscriber = TrackingSubscriber<[Int], TestError>(
+      onSubscribe: { $0.request(.max(2)) }, onValue: { _ in .max(1) })
     upstream.collect(2).subscribe(subscriber)
     #expect(upstream.send(1) == .none)
     #expect(upstream.send(2) == .max(2))

@@ -4,7 +4,9 @@ import Testing
 /// `multicast`, `makeConnectable`, `autoconnect` and `share`.
 @Suite("Combine compatibility: multicast, makeConnectable, autoconnect, share")
 struct SharingTests {
-  @Test("makeConnectable waits for connect; every subscriber then gets the values; cancelling the connection stops them")
+  @Test(
+    "makeConnectable waits for connect; every subscriber then gets the values; cancelling the connection stops them"
+  )
   func makeConnectable() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, Never>(history: history)
@@ -24,7 +26,9 @@ struct SharingTests {
     #expect(history.all == [.requested(.unlimited), .cancelled])
   }
 
-  @Test("multicast through a current-value subject: subscribers get its value, then upstream's after connect")
+  @Test(
+    "multicast through a current-value subject: subscribers get its value, then upstream's after connect"
+  )
   func multicast() {
     let upstream = PassthroughSubject<Int, Never>()
     var made = 0
@@ -51,7 +55,8 @@ struct SharingTests {
     #expect(history.all == [.requested(.unlimited)])
     shared.subscribe(second)
     upstream.send(3)
-    #expect(first.events == [.subscription, .value(3)] && second.events == [.subscription, .value(3)])
+    #expect(
+      first.events == [.subscription, .value(3)] && second.events == [.subscription, .value(3)])
     #expect(first.subscriptionDescription == "Multicast")
     first.subscription?.cancel()
     first.subscription?.cancel()

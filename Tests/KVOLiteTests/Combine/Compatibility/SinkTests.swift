@@ -4,7 +4,9 @@ import Testing
 /// `Subscribers.Sink` as Combine's.
 @Suite("Combine compatibility: Sink")
 struct SinkTests {
-  @Test("values before subscription are delivered; the first subscription is asked for unlimited, a second cancelled")
+  @Test(
+    "values before subscription are delivered; the first subscription is asked for unlimited, a second cancelled"
+  )
   func events() {
     let history = Log<Event<Int>>()
     var received: [String] = []
@@ -23,11 +25,14 @@ struct SinkTests {
     #expect(sink.playgroundDescription as? String == "Sink")
   }
 
-  @Test("a cancel before subscription does nothing: the next subscription is taken and the closures kept")
+  @Test(
+    "a cancel before subscription does nothing: the next subscription is taken and the closures kept"
+  )
   func cancelBeforeSubscription() {
     let history = Log<Event<Int>>()
     var values: [Int] = []
-    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { _ in }, receiveValue: { values.append($0) })
     sink.cancel()
     sink.receive(subscription: CustomSubscription(history: history))
     _ = sink.receive(1)
@@ -49,7 +54,9 @@ struct SinkTests {
     var sinks: [Subscribers.Sink<Int, Never>] = []
     for _ in 0..<2 {
       let captured = Captured(released)
-      sinks.append(Subscribers.Sink(receiveCompletion: { _ in _ = captured }, receiveValue: { _ in _ = captured }))
+      sinks.append(
+        Subscribers.Sink(
+          receiveCompletion: { _ in _ = captured }, receiveValue: { _ in _ = captured }))
     }
     sinks[0].receive(subscription: CustomSubscription<Int>(history: Log()))
     sinks[1].receive(subscription: CustomSubscription<Int>(history: Log()))

@@ -55,7 +55,9 @@ struct SubjectContractTests {
     #expect(weakSubject == nil)
   }
 
-  @Test("setting a current value after completion stores it (send does not); subscribers get the completion")
+  @Test(
+    "setting a current value after completion stores it (send does not); subscribers get the completion"
+  )
   func currentValueAfterCompletion() {
     let subject = CurrentValueSubject<Int, TestError>(1)
     subject.send(completion: .finished)
@@ -69,7 +71,8 @@ struct SubjectContractTests {
     #expect(subscriber.subscriptionDescription == "Empty")
   }
 
-  @Test("a current-value subscriber gets the value on its first request, then the latest after waiting")
+  @Test(
+    "a current-value subscriber gets the value on its first request, then the latest after waiting")
   func currentValueDemand() {
     let subject = CurrentValueSubject<Int, TestError>(1)
     let subscriber = TrackingSubscriber<Int, TestError>(onSubscribe: { _ in })

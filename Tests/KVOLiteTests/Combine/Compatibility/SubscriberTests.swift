@@ -16,7 +16,10 @@ struct SubscriberTests {
     upstream.send(completion: .finished)
     #expect(tracking.events == [.subscription, .value(1), .finished])
     var values: [Int] = []
-    let closures = AnySubscriber<Int, Never>(receiveValue: { values.append($0); return .max(1) })
+    let closures = AnySubscriber<Int, Never>(receiveValue: {
+      values.append($0)
+      return .max(1)
+    })
     #expect(closures.description == "Anonymous AnySubscriber")
     #expect(closures.receive(3) == .max(1) && values == [3])
     #expect(AnySubscriber<Int, Never>().receive(1) == .none)
@@ -52,7 +55,8 @@ struct SubscriberTests {
       func write(_ string: String) { text += string }
     }
     let lines = Lines()
-    let subscriber = TrackingSubscriber<Int, Never>(onSubscribe: { $0.request(.max(1)) }, onValue: { _ in .max(1) })
+    let subscriber = TrackingSubscriber<Int, Never>(
+      onSubscribe: { $0.request(.max(1)) }, onValue: { _ in .max(1) })
     [1, 2].publisher.print("n", to: lines).subscribe(subscriber)
     subscriber.subscription?.cancel()
     #expect(

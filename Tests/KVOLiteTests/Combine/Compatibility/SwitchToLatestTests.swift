@@ -4,13 +4,15 @@ import Testing
 /// `switchToLatest()`.
 @Suite("Combine compatibility: switchToLatest")
 struct SwitchToLatestTests {
-  @Test("a new publisher cancels the previous; it is asked for the demand left; finishes after both")
+  @Test(
+    "a new publisher cancels the previous; it is asked for the demand left; finishes after both")
   func switches() {
     let history = Log<Event<Int>>()
     let upstream = PassthroughSubject<CustomPublisher<Int, TestError>, TestError>()
     let first = CustomPublisher<Int, TestError>(history: history)
     let second = CustomPublisher<Int, TestError>(history: history)
-    let subscriber = TrackingSubscriber<Int, TestError>(history: history, onSubscribe: { $0.request(.max(3)) })
+    let subscriber = TrackingSubscriber<Int, TestError>(
+      history: history, onSubscribe: { $0.request(.max(3)) })
     upstream.switchToLatest().subscribe(subscriber)
     #expect(subscriber.subscriptionDescription == "SwitchToLatest")
     upstream.send(first)
@@ -23,7 +25,8 @@ struct SwitchToLatestTests {
     second.send(completion: .finished)
     #expect(
       history.all == [
-        .subscription, .requested(.max(3)), .value(1), .cancelled, .requested(.max(2)), .value(2), .finished,
+        .subscription, .requested(.max(3)), .value(1), .cancelled, .requested(.max(2)), .value(2),
+        .finished,
       ])
   }
 
@@ -40,7 +43,9 @@ struct SwitchToLatestTests {
     #expect(outerHistory.all == [.requested(.unlimited), .cancelled])
     let search = PassthroughSubject<String, Never>()
     var results: [String] = []
-    let cancellable = search.map { Just("results for \($0)") }.switchToLatest().sink { results.append($0) }
+    let cancellable = search.map { Just("results for \($0)") }.switchToLatest().sink {
+      results.append($0)
+    }
     search.send("a")
     search.send("ab")
     #expect(results == ["results for a", "results for ab"])

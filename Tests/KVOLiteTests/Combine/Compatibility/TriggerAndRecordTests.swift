@@ -5,7 +5,9 @@ import Testing
 /// `drop(untilOutputFrom:)`, `prefix(untilOutputFrom:)` and `Record`.
 @Suite("Combine compatibility: drop(untilOutputFrom:), prefix(untilOutputFrom:), Record")
 struct TriggerAndRecordTests {
-  @Test("drop(untilOutputFrom:) republishes once the other publisher publishes, and stops listening to it")
+  @Test(
+    "drop(untilOutputFrom:) republishes once the other publisher publishes, and stops listening to it"
+  )
   func dropUntil() {
     let upstream = PassthroughSubject<Int, Never>()
     let trigger = PassthroughSubject<Void, Never>()
@@ -23,7 +25,8 @@ struct TriggerAndRecordTests {
     #expect(ended.events == [.subscription, .finished])
   }
 
-  @Test("prefix(untilOutputFrom:) finishes at the other publisher's first value, cancelling upstream")
+  @Test(
+    "prefix(untilOutputFrom:) finishes at the other publisher's first value, cancelling upstream")
   func prefixUntil() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, Never>(history: history)
@@ -34,7 +37,8 @@ struct TriggerAndRecordTests {
     upstream.send(1)
     trigger.send()
     #expect(upstream.send(2) == .none)
-    #expect(history.all == [.subscription, .requested(.unlimited), .value(1), .cancelled, .finished])
+    #expect(
+      history.all == [.subscription, .requested(.unlimited), .value(1), .cancelled, .finished])
   }
 
   @Test("Record replays its values and completion to each subscriber, within demand; it is Codable")

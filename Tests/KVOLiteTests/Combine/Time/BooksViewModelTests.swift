@@ -42,11 +42,14 @@ struct BooksViewModelTests {
     let viewModel = BooksViewModel()
     let updates = Locked<[[BooksViewModel.Book]]>([])
     let watch = viewModel.$books.dropFirst().sink { books in updates.withLock { $0.append(books) } }
-    viewModel.fetchBooks(from: server.url("/books"), session: URLSession(configuration: .ephemeral), on: queue)
+    viewModel.fetchBooks(
+      from: server.url("/books"), session: URLSession(configuration: .ephemeral), on: queue)
     FoundationPublisherTests.wait { updates.withLock { $0.count } == 1 }
-    viewModel.fetchBooks(from: server.url("/broken"), session: URLSession(configuration: .ephemeral), on: queue)
+    viewModel.fetchBooks(
+      from: server.url("/broken"), session: URLSession(configuration: .ephemeral), on: queue)
     FoundationPublisherTests.wait { updates.withLock { $0.count } == 2 }
-    #expect(updates.withLock { $0 } == [[BooksViewModel.Book(title: "Dune", author: "Herbert")], []])
+    #expect(
+      updates.withLock { $0 } == [[BooksViewModel.Book(title: "Dune", author: "Herbert")], []])
     queue.sync {}
     _ = watch
   }

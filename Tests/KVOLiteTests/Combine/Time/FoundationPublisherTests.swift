@@ -14,16 +14,20 @@ struct FoundationPublisherTests {
   /// Waits (on the events, with a generous limit) until `done` says so.
   static func wait(until done: () -> Bool) {
     let deadline = Date().addingTimeInterval(30)
-    while !done(), Date() < deadline { _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.01)) }
+    while !done(), Date() < deadline {
+      _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.01))
+    }
   }
 
   @Test("decode and encode with JSON and property-list coders; a decoding error fails and cancels")
   func coding() throws {
     let encoded = [Item(name: "a")].publisher.encode(encoder: JSONEncoder())
-    let round: [[Item]] = encoded.decode(type: Item.self, decoder: JSONDecoder()).collect().replaceError(with: []).sinkValues()
+    let round: [[Item]] = encoded.decode(type: Item.self, decoder: JSONDecoder()).collect()
+      .replaceError(with: []).sinkValues()
     #expect(round == [[Item(name: "a")]])
     let plist = [Item(name: "p")].publisher.encode(encoder: PropertyListEncoder())
-      .decode(type: Item.self, decoder: PropertyListDecoder()).collect().replaceError(with: []).sinkValues()
+      .decode(type: Item.self, decoder: PropertyListDecoder()).collect().replaceError(with: [])
+      .sinkValues()
     #expect(plist == [[Item(name: "p")]])
     let history = Log<Event<Item>>()
     let upstream = CustomPublisher<Data, Never>(history: Log())
@@ -43,7 +47,10 @@ struct FoundationPublisherTests {
     var received: [String] = []
     let subscriber = AnySubscriber<Notification, Never>(
       receiveSubscription: { $0.request(.max(2)) },
-      receiveValue: { received.append(($0.userInfo?["n"] as? String) ?? "?"); return .none })
+      receiveValue: {
+        received.append(($0.userInfo?["n"] as? String) ?? "?")
+        return .none
+      })
     let publisher = center.publisher(for: name, object: sender)
     publisher.subscribe(subscriber)
     center.post(name: name, object: sender, userInfo: ["n": "1"])
@@ -59,7 +66,9 @@ struct FoundationPublisherTests {
     #expect(more == [1])
   }
 
-  @Test("Timer.publish fires on its run loop once connected, and stops when the connection is cancelled")
+  @Test(
+    "Timer.publish fires on its run loop once connected, and stops when the connection is cancelled"
+  )
   func timer() {
     var dates: [Date] = []
     let connectable = Timer.publish(every: 0.01, on: .current, in: .default)
@@ -74,16 +83,20 @@ struct FoundationPublisherTests {
     _ = cancellable
   }
 
-  @Test("dataTaskPublisher: data and response, an HTTP error status, a refused connection, a cancelled request")
+  @Test(
+    "dataTaskPublisher: data and response, an HTTP error status, a refused connection, a cancelled request"
+  )
   func dataTask() throws {
     let arrived = Locked<[String]>([])
-    let server = try LoopbackHTTPServer(onRequest: { line in arrived.withLock { $0.append(line) } }) { line in
-      switch line {
-      case "GET /items HTTP/1.1": LoopbackHTTPServer.response("200 OK", #"[{"name":"net"}]"#)
-      case "GET /hang HTTP/1.1": nil
-      default: LoopbackHTTPServer.response("404 Not Found", "")
-      }
-    }
+    let server = try LoopbackHTTPServer(
+      onRequest: { line in arrived.withLock { $0.append(line) } },
+      respond: { line in
+        switch line {
+        case "GET /items HTTP/1.1": LoopbackHTTPServer.response("200 OK", #"[{"name":"net"}]"#)
+        case "GET /hang HTTP/1.1": nil
+        default: LoopbackHTTPServer.response("404 Not Found", "")
+        }
+      })
     defer { server.stop() }
     let session = URLSession(configuration: .ephemeral)
     func load<P: Publisher>(_ publisher: P, describe: @escaping (P.Output) -> String) -> [String] {
@@ -91,7 +104,11 @@ struct FoundationPublisherTests {
       let cancellable = publisher.sink(
         receiveCompletion: { completion in events.withLock { $0.append("\(completion)") } },
         receiveValue: { value in events.withLock { $0.append(describe(value)) } })
-      Self.wait { events.withLock { $0.last.map { $0.hasPrefix("finished") || $0.hasPrefix("failure") } ?? false } }
+      Self.wait {
+        events.withLock {
+          $0.last.map { $0.hasPrefix("finished") || $0.hasPrefix("failure") } ?? false
+        }
+      }
       _ = cancellable
       return events.withLock { $0 }
     }
@@ -99,7 +116,9 @@ struct FoundationPublisherTests {
       .decode(type: [Item].self, decoder: JSONDecoder())
     #expect(load(items) { $0.map(\.name).joined() } == ["net", "finished"])
     let missing = session.dataTaskPublisher(for: URLRequest(url: server.url("/missing")))
-    #expect(load(missing) { "\(($0.response as? HTTPURLResponse)?.statusCode ?? 0) \($0.data.count)" } == ["404 0", "finished"])
+    #expect(
+      load(missing) { "\(($0.response as? HTTPURLResponse)?.statusCode ?? 0) \($0.data.count)" }
+        == ["404 0", "finished"])
 
     let closed = try LoopbackHTTPServer { _ in nil }
     closed.stop()
@@ -108,7 +127,9 @@ struct FoundationPublisherTests {
 
     let hanging = Locked<[String]>([])
     let cancellable = session.dataTaskPublisher(for: server.url("/hang"))
-      .sink(receiveCompletion: { completion in hanging.withLock { $0.append("\(completion)") } }, receiveValue: { _ in hanging.withLock { $0.append("value") } })
+      .sink(
+        receiveCompletion: { completion in hanging.withLock { $0.append("\(completion)") } },
+        receiveValue: { _ in hanging.withLock { $0.append("value") } })
     Self.wait { arrived.withLock { $0.contains("GET /hang HTTP/1.1") } }
     cancellable.cancel()
     // A later load on the same session completes after the cancelled one has called back.

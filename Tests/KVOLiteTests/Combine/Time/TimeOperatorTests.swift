@@ -13,7 +13,8 @@ struct TimeOperatorTests {
     var subscription: (any Subscription)?
 
     func subscriber<Failure: Error>(
-      _ scheduler: VirtualTimeScheduler, demand: Subscribers.Demand = .unlimited, failure: Failure.Type
+      _ scheduler: VirtualTimeScheduler, demand: Subscribers.Demand = .unlimited,
+      failure: Failure.Type
     ) -> AnySubscriber<Value, Failure> {
       AnySubscriber(
         receiveSubscription: { [self] in
@@ -29,7 +30,8 @@ struct TimeOperatorTests {
     }
   }
 
-  @Test("receive(on:) delivers each event on the scheduler, in order; subscribe(on:) subscribes there")
+  @Test(
+    "receive(on:) delivers each event on the scheduler, in order; subscribe(on:) subscribes there")
   func receiveAndSubscribeOn() {
     let scheduler = VirtualTimeScheduler()
     let subject = PassthroughSubject<Int, Never>()
@@ -53,7 +55,8 @@ struct TimeOperatorTests {
     let scheduler = VirtualTimeScheduler()
     let subject = PassthroughSubject<Int, Never>()
     let timeline = Timeline<Int>()
-    subject.delay(for: 10, scheduler: scheduler).subscribe(timeline.subscriber(scheduler, failure: Never.self))
+    subject.delay(for: 10, scheduler: scheduler).subscribe(
+      timeline.subscriber(scheduler, failure: Never.self))
     subject.send(1)
     scheduler.advance(by: 3)
     subject.send(2)
@@ -62,19 +65,23 @@ struct TimeOperatorTests {
     #expect(timeline.lines == ["subscription at t0", "1 at t10", "2 at t13", "finished at t13"])
     let other = PassthroughSubject<Int, Never>()
     let dropped = Timeline<Int>()
-    other.delay(for: 10, scheduler: scheduler).subscribe(dropped.subscriber(scheduler, failure: Never.self))
+    other.delay(for: 10, scheduler: scheduler).subscribe(
+      dropped.subscriber(scheduler, failure: Never.self))
     other.send(5)
     dropped.subscription?.cancel()
     scheduler.advance(by: 20)
     #expect(dropped.lines == ["subscription at t23"])
   }
 
-  @Test("debounce sends the last value of a burst once the upstream is quiet; completion drops a waiting value")
+  @Test(
+    "debounce sends the last value of a burst once the upstream is quiet; completion drops a waiting value"
+  )
   func debounce() {
     let scheduler = VirtualTimeScheduler()
     let subject = PassthroughSubject<Int, Never>()
     let timeline = Timeline<Int>()
-    subject.debounce(for: 10, scheduler: scheduler).subscribe(timeline.subscriber(scheduler, failure: Never.self))
+    subject.debounce(for: 10, scheduler: scheduler).subscribe(
+      timeline.subscriber(scheduler, failure: Never.self))
     subject.send(1)
     scheduler.advance(by: 5)
     subject.send(2)
@@ -103,12 +110,15 @@ struct TimeOperatorTests {
       subject.send(completion: .finished)
       scheduler.advance(by: 1)
       #expect(
-        timeline.lines == ["subscription at t0", "1 at t0", "\(latest ? 3 : 2) at t10", "finished at t24"],
+        timeline.lines == [
+          "subscription at t0", "1 at t0", "\(latest ? 3 : 2) at t10", "finished at t24",
+        ],
         "latest: \(latest)")
     }
   }
 
-  @Test("timeout ends a quiet upstream with the custom error, or finishes; values restart the clock")
+  @Test(
+    "timeout ends a quiet upstream with the custom error, or finishes; values restart the clock")
   func timeout() {
     let scheduler = VirtualTimeScheduler()
     let history = Log<Event<Int>>()
@@ -135,7 +145,9 @@ struct TimeOperatorTests {
     let scheduler = VirtualTimeScheduler()
     let subject = PassthroughSubject<String, Never>()
     var intervals: [Int] = []
-    let cancellable = subject.measureInterval(using: scheduler).sink { intervals.append($0.magnitude) }
+    let cancellable = subject.measureInterval(using: scheduler).sink {
+      intervals.append($0.magnitude)
+    }
     scheduler.advance(by: 4)
     subject.send("a")
     scheduler.advance(by: 6)
@@ -144,22 +156,27 @@ struct TimeOperatorTests {
     _ = cancellable
   }
 
-  @Test("collect by time sends each non-empty group at its tick; by time or count also when full; the rest before finishing")
+  @Test(
+    "collect by time sends each non-empty group at its tick; by time or count also when full; the rest before finishing"
+  )
   func collectByTime() {
     let scheduler = VirtualTimeScheduler()
     let subject = PassthroughSubject<Int, Never>()
     let timeline = Timeline<[Int]>()
-    subject.collect(.byTime(scheduler, 10)).subscribe(timeline.subscriber(scheduler, failure: Never.self))
+    subject.collect(.byTime(scheduler, 10)).subscribe(
+      timeline.subscriber(scheduler, failure: Never.self))
     subject.send(1)
     subject.send(2)
     scheduler.advance(by: 25)
     subject.send(3)
     subject.send(completion: .finished)
     scheduler.advance(by: 10)
-    #expect(timeline.lines == ["subscription at t0", "[1, 2] at t10", "[3] at t25", "finished at t25"])
+    #expect(
+      timeline.lines == ["subscription at t0", "[1, 2] at t10", "[3] at t25", "finished at t25"])
     let counted = Timeline<[Int]>()
     let other = PassthroughSubject<Int, Never>()
-    other.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(counted.subscriber(scheduler, failure: Never.self))
+    other.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(
+      counted.subscriber(scheduler, failure: Never.self))
     other.send(1)
     other.send(2)
     scheduler.advance(by: 3)
@@ -168,7 +185,9 @@ struct TimeOperatorTests {
     #expect(counted.lines == ["subscription at t35", "[1, 2] at t35", "[3] at t45"])
   }
 
-  @Test("completion racing a pending timer: timeout does not fire after it; throttle sends the waiting value first")
+  @Test(
+    "completion racing a pending timer: timeout does not fire after it; throttle sends the waiting value first"
+  )
   func completionRacingTimers() {
     let scheduler = VirtualTimeScheduler()
     let upstream = PassthroughSubject<Int, TestError>()
@@ -181,7 +200,8 @@ struct TimeOperatorTests {
     #expect(timeline.lines == ["subscription at t0", "finished at t9"])
     let throttled = Timeline<Int>()
     let other = PassthroughSubject<Int, Never>()
-    other.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(throttled.subscriber(scheduler, failure: Never.self))
+    other.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(
+      throttled.subscriber(scheduler, failure: Never.self))
     other.send(1)
     scheduler.runDue()
     other.send(2)
@@ -190,21 +210,28 @@ struct TimeOperatorTests {
     #expect(throttled.lines == ["subscription at t39", "1 at t39", "2 at t49", "finished at t49"])
   }
 
-  @Test("the standard schedulers: immediate runs at once; a dispatch queue's strides convert exactly")
+  @Test(
+    "the standard schedulers: immediate runs at once; a dispatch queue's strides convert exactly")
   func standardSchedulers() {
     var ran = 0
     ImmediateScheduler.shared.schedule { ran += 1 }
-    ImmediateScheduler.shared.schedule(after: ImmediateScheduler.shared.now.advanced(by: 5)) { ran += 1 }
+    ImmediateScheduler.shared.schedule(after: ImmediateScheduler.shared.now.advanced(by: 5)) {
+      ran += 1
+    }
     #expect(ran == 2)
     typealias DispatchStride = DispatchQueue.SchedulerTimeType.Stride
     #expect(DispatchStride.seconds(2).magnitude == 2_000_000_000)
-    #expect(DispatchStride.milliseconds(3).magnitude == 3_000_000 && DispatchStride(.microseconds(4)).magnitude == 4_000)
+    #expect(
+      DispatchStride.milliseconds(3).magnitude == 3_000_000
+        && DispatchStride(.microseconds(4)).magnitude == 4_000)
     #expect((1.5 as DispatchStride).magnitude == 1_500_000_000)
     let start = DispatchQueue.SchedulerTimeType(.init(uptimeNanoseconds: 1_000))
     #expect(start.advanced(by: .nanoseconds(500)).distance(to: start) == .nanoseconds(-500))
     #expect(RunLoop.SchedulerTimeType.Stride.milliseconds(250).timeInterval == 0.25)
     var values: [Int] = []
-    let cancellable = [1, 2].publisher.receive(on: ImmediateScheduler.shared).sink { values.append($0) }
+    let cancellable = [1, 2].publisher.receive(on: ImmediateScheduler.shared).sink {
+      values.append($0)
+    }
     #expect(values == [1, 2])
     _ = cancellable
   }

@@ -1,7 +1,8 @@
 /// The subscription of `flatMap`: one state behind `lock`; deliveries to downstream are
 /// serialized by `delivery` (a recursive lock, so that downstream may request from inside its
 /// `receive`). Nothing is called with `lock` held.
-final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // @unchecked: the mutable state is behind `lock`.
@@ -26,7 +27,9 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   private var askingChild = false
   private var ended = false
 
-  init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child) {
+  init(
+    downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child
+  ) {
     self.downstream = downstream
     self.maxPublishers = maxPublishers
     self.transform = transform
@@ -177,7 +180,9 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
     func receive(subscription: any Subscription) { inner.receiveChild(subscription, index) }
     func receive(_ input: Child.Output) -> Subscribers.Demand { inner.receiveChild(input, index) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveChild(completion, index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receiveChild(completion, index)
+    }
   }
 
   private func receiveChild(_ subscription: any Subscription, _ index: Int) {

@@ -7,18 +7,26 @@ extension Publishers {
   /// sent when demand next arrives. It finishes when both upstreams have finished, and fails
   /// (cancelling the other) when either fails.
   public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = (A.Output, B.Output)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
+    /// The first publisher combined.
     public let a: A
+    /// The second publisher combined.
     public let b: B
 
+    /// A publisher that combines the latest values of `a` and `b`.
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = CombineLatestInner<A.Output, B.Output, S>(downstream: subscriber)
       a.subscribe(inner.side(0) { .first($0) })
       b.subscribe(inner.side(1) { .second($0) })
@@ -76,7 +84,8 @@ where Downstream.Input == (First, Second) {
     self.downstream = downstream
   }
 
-  func side<Input>(_ index: Int, _ wrap: @escaping (Input) -> Either<First, Second>) -> Side<Input> {
+  func side<Input>(_ index: Int, _ wrap: @escaping (Input) -> Either<First, Second>) -> Side<Input>
+  {
     Side(index: index, inner: self, wrap: wrap)
   }
 
@@ -86,9 +95,13 @@ where Downstream.Input == (First, Second) {
     let wrap: (Input) -> Either<First, Second>
     let combineIdentifier = CombineIdentifier()
 
-    func receive(subscription: any Subscription) { inner.receive(subscription: subscription, index) }
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription: subscription, index)
+    }
     func receive(_ input: Input) -> Subscribers.Demand { inner.receive(wrap(input)) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receive(completion: completion, index)
+    }
   }
 
   private func receive(subscription: any Subscription, _ index: Int) {
@@ -172,7 +185,9 @@ where Downstream.Input == (First, Second) {
   }
 }
 
-extension CombineLatestInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+extension CombineLatestInner: CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
   /// "CombineLatest", as Combine's subscription describes itself.
   var description: String { "CombineLatest" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

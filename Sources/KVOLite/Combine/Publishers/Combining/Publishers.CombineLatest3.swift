@@ -4,7 +4,9 @@ extension Publishers {
   /// its subscription describes itself as "CombineLatest".
   public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
   where A.Failure == B.Failure, B.Failure == C.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = (A.Output, B.Output, C.Output)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -21,7 +23,10 @@ extension Publishers {
       self.c = c
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       CombineLatest(CombineLatest(a, b), c).map { ($0.0, $0.1, $1) }.subscribe(subscriber)
     }
   }
@@ -29,7 +34,9 @@ extension Publishers {
   /// A publisher of the latest values of four publishers; see ``CombineLatest3``.
   public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
   where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -49,15 +56,20 @@ extension Publishers {
       self.d = d
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      CombineLatest(CombineLatest(CombineLatest(a, b), c), d).map { ($0.0.0, $0.0.1, $0.1, $1) }.subscribe(subscriber)
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      CombineLatest(CombineLatest(CombineLatest(a, b), c), d).map { ($0.0.0, $0.0.1, $0.1, $1) }
+        .subscribe(subscriber)
     }
   }
 }
 
 extension Publisher {
   /// The latest values of this publisher and two others, whenever any of them publishes.
-  public func combineLatest<B: Publisher, C: Publisher>(_ b: B, _ c: C) -> Publishers.CombineLatest3<Self, B, C>
+  public func combineLatest<B: Publisher, C: Publisher>(_ b: B, _ c: C)
+    -> Publishers.CombineLatest3<Self, B, C>
   where B.Failure == Failure, C.Failure == Failure {
     Publishers.CombineLatest3(self, b, c)
   }
@@ -65,14 +77,15 @@ extension Publisher {
   /// The latest values of this publisher and two others, transformed.
   public func combineLatest<B: Publisher, C: Publisher, T>(
     _ b: B, _ c: C, _ transform: @escaping (Output, B.Output, C.Output) -> T
-  ) -> Publishers.Map<Publishers.CombineLatest3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
+  ) -> Publishers.Map<Publishers.CombineLatest3<Self, B, C>, T>
+  where B.Failure == Failure, C.Failure == Failure {
     Publishers.CombineLatest3(self, b, c).map(transform)
   }
 
   /// The latest values of this publisher and three others, whenever any of them publishes.
   public func combineLatest<B: Publisher, C: Publisher, D: Publisher>(_ b: B, _ c: C, _ d: D)
-    -> Publishers.CombineLatest4<Self, B, C, D> where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure
-  {
+    -> Publishers.CombineLatest4<Self, B, C, D>
+  where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
     Publishers.CombineLatest4(self, b, c, d)
   }
 

@@ -6,7 +6,9 @@ extension Publishers {
   /// left; a failure of either ends it. Downstream receives one subscription ("Concatenate").
   public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
   where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = Suffix.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Suffix.Failure
 
     /// The publisher whose values come first.
@@ -20,7 +22,10 @@ extension Publishers {
       self.suffix = suffix
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = ConcatenateInner<Suffix, S>(downstream: subscriber, suffix: suffix)
       prefix.subscribe(ConcatenateInner.Side(inner: inner, isSuffix: false))
     }
@@ -28,7 +33,8 @@ extension Publishers {
 }
 
 /// The subscription of `Concatenate`.
-final class ConcatenateInner<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class ConcatenateInner<Suffix: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   // @unchecked: the mutable state is behind `lock`.
@@ -54,12 +60,16 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
 
     func receive(subscription: any Subscription) { inner.receive(subscription, isSuffix) }
     func receive(_ input: Suffix.Output) -> Subscribers.Demand { inner.receive(input) }
-    func receive(completion: Subscribers.Completion<Suffix.Failure>) { inner.receive(completion, isSuffix) }
+    func receive(completion: Subscribers.Completion<Suffix.Failure>) {
+      inner.receive(completion, isSuffix)
+    }
   }
 
   private func receive(_ subscription: any Subscription, _ isSuffix: Bool) {
     let (accepted, first, demand) = lock.withLock { () -> (Bool, Bool, Subscribers.Demand) in
-      guard !ended, isSuffix == onSuffix, self.subscription == nil else { return (false, false, .none) }
+      guard !ended, isSuffix == onSuffix, self.subscription == nil else {
+        return (false, false, .none)
+      }
       self.subscription = subscription
       defer { handedDownstream = true }
       return (true, !handedDownstream, self.demand)
@@ -73,11 +83,13 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   }
 
   private func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-    guard lock.withLock({ () -> Bool in
-      guard !ended else { return false }
-      demand -= 1
-      return true
-    }) else { return .none }
+    guard
+      lock.withLock({ () -> Bool in
+        guard !ended else { return false }
+        demand -= 1
+        return true
+      })
+    else { return .none }
     let more = downstream.receive(input)
     lock.withLock { demand += more }
     return more
@@ -127,12 +139,15 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
 
 extension Publisher {
   /// Publishes `elements` after this publisher's values.
-  public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+  public func append(_ elements: Output...)
+    -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>>
+  {
     append(Publishers.Sequence(sequence: elements))
   }
 
   /// Publishes the elements of `elements` after this publisher's values.
-  public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+  public func append<S: Sequence>(_ elements: S)
+    -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
   where S.Element == Output {
     append(Publishers.Sequence(sequence: elements))
   }
@@ -144,12 +159,15 @@ extension Publisher {
   }
 
   /// Publishes `elements` before this publisher's values.
-  public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+  public func prepend(_ elements: Output...)
+    -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self>
+  {
     prepend(Publishers.Sequence(sequence: elements))
   }
 
   /// Publishes the elements of `elements` before this publisher's values.
-  public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+  public func prepend<S: Sequence>(_ elements: S)
+    -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
   where S.Element == Output {
     prepend(Publishers.Sequence(sequence: elements))
   }

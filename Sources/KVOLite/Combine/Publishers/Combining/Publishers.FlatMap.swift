@@ -10,7 +10,9 @@ extension Publishers {
   /// subscription is "FlatMap".
   public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
   where NewPublisher.Failure == Upstream.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = NewPublisher.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are turned into publishers.
@@ -21,13 +23,19 @@ extension Publishers {
     public let transform: (Upstream.Output) -> NewPublisher
 
     /// A publisher of the values of `transform`'s publishers for `upstream`'s values.
-    public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+    public init(
+      upstream: Upstream, maxPublishers: Subscribers.Demand,
+      transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
       self.upstream = upstream
       self.maxPublishers = maxPublishers
       self.transform = transform
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = FlatMapInner<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
       subscriber.receive(subscription: inner)
@@ -41,7 +49,9 @@ extension Publisher {
   /// of them are subscribed at once.
   ///
   ///     queries.flatMap { query in search(query) }
-  public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P)
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  )
     -> Publishers.FlatMap<P, Self> where P.Failure == Failure
   {
     Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
@@ -49,7 +59,9 @@ extension Publisher {
 
   /// ``flatMap(maxPublishers:_:)`` for child publishers that cannot fail: they are given this
   /// publisher's failure type.
-  public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P)
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  )
     -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never
   {
     flatMap(maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
@@ -59,14 +71,18 @@ extension Publisher {
 extension Publisher where Failure == Never {
   /// ``flatMap(maxPublishers:_:)`` for a publisher that cannot fail and child publishers that
   /// can: this publisher is given their failure type.
-  public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P)
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  )
     -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>
   {
     setFailureType(to: P.Failure.self).flatMap(maxPublishers: maxPublishers, transform)
   }
 
   /// ``flatMap(maxPublishers:_:)`` when neither side can fail.
-  public func flatMap<P: Publisher>(maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P)
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  )
     -> Publishers.FlatMap<P, Self> where P.Failure == Never
   {
     Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)

@@ -7,20 +7,28 @@ extension Publishers {
   /// It finishes when every upstream has finished and fails (cancelling the others) when one
   /// fails.
   public struct MergeMany<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
+    /// The publishers merged, in subscription order.
     public let publishers: [Upstream]
 
+    /// A publisher that merges `publishers`.
     public init(_ publishers: [Upstream]) {
       self.publishers = publishers
     }
 
+    /// A publisher that merges `publishers`.
     public init(_ publishers: Upstream...) {
       self.publishers = publishers
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: publishers.count)
       subscriber.receive(subscription: inner)
       for (index, publisher) in publishers.enumerated() { publisher.subscribe(inner.side(index)) }
@@ -30,18 +38,26 @@ extension Publishers {
   /// A publisher that interleaves the values of two publishers; see ``MergeMany``.
   public struct Merge<A: Publisher, B: Publisher>: Publisher
   where A.Output == B.Output, A.Failure == B.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
+    /// The first publisher merged.
     public let a: A
+    /// The second publisher merged.
     public let b: B
 
+    /// A publisher that merges `a` and `b`.
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 2)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -90,9 +106,13 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
     let inner: MergeInner
     let combineIdentifier = CombineIdentifier()
 
-    func receive(subscription: any Subscription) { inner.receive(subscription: subscription, index) }
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription: subscription, index)
+    }
     func receive(_ input: Input) -> Subscribers.Demand { inner.receive(input, index) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receive(completion: completion, index)
+    }
   }
 
   private func receive(subscription: any Subscription, _ index: Int) {
@@ -188,7 +208,8 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
   }
 }
 
-extension MergeInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+extension MergeInner: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
   /// "Merge", as Combine's subscription describes itself.
   var description: String { "Merge" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

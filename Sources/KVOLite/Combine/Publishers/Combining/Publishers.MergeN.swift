@@ -3,8 +3,11 @@
 
 extension Publishers {
   /// A publisher that interleaves the values of 3 publishers; see ``MergeMany``.
-  public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure {
+  public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+  where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -21,7 +24,10 @@ extension Publishers {
       self.c = c
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 3)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -31,8 +37,14 @@ extension Publishers {
   }
 
   /// A publisher that interleaves the values of 4 publishers; see ``MergeMany``.
-  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure {
+  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure
+  {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -52,7 +64,10 @@ extension Publishers {
       self.d = d
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 4)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -63,8 +78,15 @@ extension Publishers {
   }
 
   /// A publisher that interleaves the values of 5 publishers; see ``MergeMany``.
-  public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure {
+  public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>:
+    Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure
+  {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -87,7 +109,10 @@ extension Publishers {
       self.e = e
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 5)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -99,8 +124,17 @@ extension Publishers {
   }
 
   /// A publisher that interleaves the values of 6 publishers; see ``MergeMany``.
-  public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure, F.Output == A.Output, F.Failure == A.Failure {
+  public struct Merge6<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure
+  {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -126,7 +160,10 @@ extension Publishers {
       self.f = f
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 6)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -139,8 +176,17 @@ extension Publishers {
   }
 
   /// A publisher that interleaves the values of 7 publishers; see ``MergeMany``.
-  public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure, F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure {
+  public struct Merge7<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure
+  {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -169,7 +215,10 @@ extension Publishers {
       self.g = g
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 7)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -183,8 +232,19 @@ extension Publishers {
   }
 
   /// A publisher that interleaves the values of 8 publishers; see ``MergeMany``.
-  public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher where B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure, D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure, F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure, H.Output == A.Output, H.Failure == A.Failure {
+  public struct Merge8<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+    G: Publisher, H: Publisher
+  >: Publisher
+  where
+    B.Output == A.Output, B.Failure == A.Failure, C.Output == A.Output, C.Failure == A.Failure,
+    D.Output == A.Output, D.Failure == A.Failure, E.Output == A.Output, E.Failure == A.Failure,
+    F.Output == A.Output, F.Failure == A.Failure, G.Output == A.Output, G.Failure == A.Failure,
+    H.Output == A.Output, H.Failure == A.Failure
+  {
+    /// The kind of values this publisher publishes.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// Upstream 1.
@@ -216,7 +276,10 @@ extension Publishers {
       self.h = h
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = MergeInner(downstream: subscriber, count: 8)
       subscriber.receive(subscription: inner)
       a.subscribe(inner.side(0))
@@ -240,32 +303,61 @@ extension Publisher {
   }
 
   /// Interleaves the values of this publisher and 3 others.
-  public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure {
+  public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D)
+    -> Publishers.Merge4<Self, B, C, D>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure
+  {
     Publishers.Merge4(self, b, c, d)
   }
 
   /// Interleaves the values of this publisher and 4 others.
-  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure {
+  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
+    with b: B, _ c: C, _ d: D, _ e: E
+  ) -> Publishers.Merge5<Self, B, C, D, E>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure
+  {
     Publishers.Merge5(self, b, c, d, e)
   }
 
   /// Interleaves the values of this publisher and 5 others.
-  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure {
+  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
+    with b: B, _ c: C, _ d: D, _ e: E, _ f: F
+  ) -> Publishers.Merge6<Self, B, C, D, E, F>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure
+  {
     Publishers.Merge6(self, b, c, d, e, f)
   }
 
   /// Interleaves the values of this publisher and 6 others.
-  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure {
+  public func merge<
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure
+  {
     Publishers.Merge7(self, b, c, d, e, f, g)
   }
 
   /// Interleaves the values of this publisher and 7 others.
-  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-  where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure, D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure, F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure, H.Output == Output, H.Failure == Failure {
+  public func merge<
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+  >(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H)
+    -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+  where
+    B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure,
+    D.Output == Output, D.Failure == Failure, E.Output == Output, E.Failure == Failure,
+    F.Output == Output, F.Failure == Failure, G.Output == Output, G.Failure == Failure,
+    H.Output == Output, H.Failure == Failure
+  {
     Publishers.Merge8(self, b, c, d, e, f, g, h)
   }
 

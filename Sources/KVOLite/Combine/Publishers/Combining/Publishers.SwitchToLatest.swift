@@ -7,7 +7,9 @@ extension Publishers {
   /// the first failure of either. Its subscription is "SwitchToLatest".
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
   where Upstream.Output == P, P.Failure == Upstream.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = P.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = P.Failure
 
     /// The publisher of publishers.
@@ -18,7 +20,10 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = SwitchToLatestInner<P, S>(downstream: subscriber)
       subscriber.receive(subscription: inner)
       upstream.subscribe(SwitchToLatestInner.UpstreamSide(inner: inner))
@@ -28,7 +33,8 @@ extension Publishers {
 
 /// The subscription of `switchToLatest`: one state behind `lock`, deliveries serialized by a
 /// recursive lock.
-final class SwitchToLatestInner<Child: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class SwitchToLatestInner<Child: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // @unchecked: the mutable state is behind `lock`.
@@ -123,7 +129,9 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
     func receive(subscription: any Subscription) { inner.receiveChild(subscription, index) }
     func receive(_ input: Child.Output) -> Subscribers.Demand { inner.receiveChild(input, index) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveChild(completion, index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receiveChild(completion, index)
+    }
   }
 
   private func receiveChild(_ subscription: any Subscription, _ index: Int) {
@@ -138,11 +146,13 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveChild(_ input: Child.Output, _ index: Int) -> Subscribers.Demand {
-    guard lock.withLock({ () -> Bool in
-      guard index == currentIndex, !cancelled else { return false }
-      demand -= 1
-      return true
-    }) else { return .none }
+    guard
+      lock.withLock({ () -> Bool in
+        guard index == currentIndex, !cancelled else { return false }
+        demand -= 1
+        return true
+      })
+    else { return .none }
     let more = delivery.withLock { downstream.receive(input) }
     if more > 0 { lock.withLock { demand += more } }
     return more
@@ -206,7 +216,9 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
 
 extension Publisher where Output: Publisher, Failure == Never {
   /// ``switchToLatest()`` when this publisher cannot fail but its publishers can.
-  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>>
+  {
     setFailureType(to: Output.Failure.self).switchToLatest()
   }
 }
@@ -221,7 +233,10 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
 extension Publisher where Output: Publisher, Output.Failure == Never {
   /// ``switchToLatest()`` when this publisher can fail but its publishers cannot.
   public func switchToLatest()
-    -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>>
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>,
+      Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
   {
     map { $0.setFailureType(to: Failure.self) }.switchToLatest()
   }

@@ -7,7 +7,8 @@
 /// soon as every queue has a value; it finishes when an upstream has finished and its queue
 /// is empty (no more tuples are possible), cancelling the others, and fails at the first
 /// failure. Deliveries are serialized by a recursive lock; nothing is called with `lock` held.
-final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -32,7 +33,9 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   }
 
   /// The subscriber for upstream `index`.
-  func side<Input>(_ index: Int, _ type: Input.Type = Input.self) -> Side<Input> { Side(index: index, inner: self) }
+  func side<Input>(_ index: Int, _ type: Input.Type = Input.self) -> Side<Input> {
+    Side(index: index, inner: self)
+  }
 
   /// What `zip` subscribes to one upstream.
   struct Side<Input>: Subscriber {
@@ -95,7 +98,9 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   /// Finishes if an upstream has finished with nothing left in its queue.
   private func finishIfExhausted() {
     let others = lock.withLock { () -> [any Subscription]? in
-      guard !ended, queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else { return nil }
+      guard !ended, queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else {
+        return nil
+      }
       ended = true
       defer { subscriptions = subscriptions.map { _ in nil } }
       return subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }

@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher that calls closures when publishing events happen, for side effects such as
   /// logging.
   public struct HandleEvents<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose events are reported.
@@ -33,7 +35,10 @@ extension Publishers {
       self.receiveRequest = receiveRequest
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(HandleEventsInner(downstream: subscriber, events: self))
     }
   }
@@ -44,8 +49,10 @@ extension Publishers {
 /// and passed on), a request hook sees every demand downstream asks for (through `request` or
 /// returned from a value, if not `.none`), and the hooks are released, outside the lock, when
 /// the subscription completes or is cancelled. It keeps its downstream for its whole life.
-private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Upstream.Output
@@ -103,7 +110,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   func cancel() {
     hooks?.receiveCancel?()
-    let (subscription, events) = lock.withLock { () -> ((any Subscription)?, Publishers.HandleEvents<Upstream>?) in
+    let (subscription, events) = lock.withLock {
+      () -> ((any Subscription)?, Publishers.HandleEvents<Upstream>?) in
       guard status.isSubscribed else { return (nil, nil) }
       defer {
         status = .terminal

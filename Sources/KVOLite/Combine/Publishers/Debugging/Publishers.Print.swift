@@ -6,7 +6,9 @@ extension Publishers {
   ///
   /// Lines go to `stream`, or to standard output. Its subscription is "Print".
   public struct Print<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The start of each line.
@@ -23,7 +25,10 @@ extension Publishers {
       self.stream = stream
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(PrintInner(downstream: subscriber, prefix: prefix, stream: stream))
     }
   }
@@ -45,7 +50,8 @@ private final class PrintTarget: @unchecked Sendable {
 }
 
 /// The subscription of `print`.
-private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: `status` is behind `lock`.
@@ -121,7 +127,9 @@ extension Publisher {
   ///     // numbers: request unlimited
   ///     // numbers: receive value: (1)
   ///     // …
-  public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
+  public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil)
+    -> Publishers.Print<Self>
+  {
     Publishers.Print(upstream: self, prefix: prefix, to: stream)
   }
 }

@@ -3,8 +3,10 @@
 /// subscribed to the replacement, ended. Downstream's remaining demand is counted so that the
 /// replacement is asked for it. A request before upstream's subscription, or a completion
 /// before it, is a programming error and traps.
-final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Output {
   // @unchecked: the mutable state is behind `lock`.
   private enum State {
@@ -24,7 +26,8 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   private var demand = Subscribers.Demand.none
 
   init(
-    downstream: Downstream, name: String, mapFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
+    downstream: Downstream, name: String,
+    mapFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
     handler: @escaping (Upstream.Failure) throws(Downstream.Failure) -> NewPublisher
   ) {
     self.downstream = downstream
@@ -42,7 +45,9 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     func receive(subscription: any Subscription) { inner.receiveUpstream(subscription) }
     func receive(_ input: Upstream.Output) -> Subscribers.Demand { inner.receiveUpstream(input) }
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) { inner.receiveUpstream(completion) }
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      inner.receiveUpstream(completion)
+    }
   }
 
   private func receiveUpstream(_ subscription: any Subscription) {
@@ -94,8 +99,12 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
 
     func receive(subscription: any Subscription) { inner.receiveReplacement(subscription) }
-    func receive(_ input: NewPublisher.Output) -> Subscribers.Demand { inner.downstream.receive(input) }
-    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) { inner.receiveReplacement(completion) }
+    func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+      inner.downstream.receive(input)
+    }
+    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+      inner.receiveReplacement(completion)
+    }
   }
 
   private func receiveReplacement(_ subscription: any Subscription) {
@@ -159,6 +168,10 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   }
 
   var description: String { name }
-  var customMirror: Mirror { Mirror(self, children: [("downstream", downstream as Any), ("demand", lock.withLock { demand } as Any)]) }
+  var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [("downstream", downstream as Any), ("demand", lock.withLock { demand } as Any)])
+  }
   var playgroundDescription: Any { description }
 }

@@ -4,7 +4,9 @@ extension Publishers {
   ///
   /// It adds no subscription of its own. Its subscriber describes itself as "AssertNoFailure".
   public struct AssertNoFailure<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The publisher that must not fail.
@@ -24,6 +26,8 @@ extension Publishers {
       self.line = line
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
@@ -47,7 +51,9 @@ extension Publishers {
         self.line = line
       }
 
-      @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+      @inlinable func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
       @inlinable func receive(_ input: Output) -> Subscribers.Demand { downstream.receive(input) }
       @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         switch completion {

@@ -5,7 +5,9 @@ extension Publishers {
   /// subscribed and asked for the demand downstream has left. Its subscription is "Catch".
   public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
   where Upstream.Output == NewPublisher.Output {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = NewPublisher.Failure
 
     /// The publisher that may fail.
@@ -19,11 +21,14 @@ extension Publishers {
       self.handler = handler
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let handler = self.handler
-      let inner = CatchInner<Upstream, NewPublisher, S>(downstream: subscriber, name: "Catch", mapFailure: { $0 }) {
-        (error) throws(Failure) in handler(error)
-      }
+      let inner = CatchInner<Upstream, NewPublisher, S>(
+        downstream: subscriber, name: "Catch", mapFailure: { $0 },
+        handler: { (error) throws(Failure) in handler(error) })
       upstream.subscribe(CatchInner.UpstreamSide(inner: inner))
     }
   }
@@ -32,7 +37,9 @@ extension Publishers {
   /// Its subscription is "TryCatch".
   public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
   where Upstream.Output == NewPublisher.Output {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher that may fail.
@@ -46,11 +53,14 @@ extension Publishers {
       self.handler = handler
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let handler = self.handler
-      let inner = CatchInner<Upstream, NewPublisher, S>(downstream: subscriber, name: "TryCatch", mapFailure: { $0 }) {
-        (error) throws(any Error) in try handler(error)
-      }
+      let inner = CatchInner<Upstream, NewPublisher, S>(
+        downstream: subscriber, name: "TryCatch", mapFailure: { $0 },
+        handler: { (error) throws(any Error) in try handler(error) })
       upstream.subscribe(CatchInner.UpstreamSide(inner: inner))
     }
   }
@@ -60,13 +70,15 @@ extension Publisher {
   /// Replaces this publisher, if it fails, with the publisher `handler` makes from the error.
   ///
   ///     loader.catch { _ in Just(cachedBooks) }
-  public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+  public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P)
+    -> Publishers.Catch<Self, P>
   where P.Output == Output {
     Publishers.Catch(upstream: self, handler: handler)
   }
 
   /// ``catch(_:)`` with a throwing handler; an error it throws ends the publisher.
-  public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+  public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P)
+    -> Publishers.TryCatch<Self, P>
   where P.Output == Output {
     Publishers.TryCatch(upstream: self, handler: handler)
   }

@@ -4,6 +4,7 @@ extension Publishers {
   /// Like ``Map``, it adds no subscription of its own: downstream receives upstream's
   /// subscription. Its subscriber describes itself as "MapError".
   public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
 
     /// The publisher whose failure is transformed.
@@ -22,8 +23,11 @@ extension Publishers {
       self.init(upstream: upstream, transform)
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
 
@@ -41,7 +45,9 @@ extension Publishers {
         self.transform = transform
       }
 
-      @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+      @inlinable func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
       @inlinable func receive(_ input: Output) -> Subscribers.Demand { downstream.receive(input) }
       @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         switch completion {
@@ -61,7 +67,9 @@ extension Publisher {
   /// Turns a failure into another error.
   ///
   ///     loader.mapError { LoadError.network($0) }
-  public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
+  public func mapError<E: Error>(_ transform: @escaping (Failure) -> E)
+    -> Publishers.MapError<Self, E>
+  {
     Publishers.MapError(upstream: self, transform)
   }
 }

@@ -5,7 +5,9 @@ extension Publishers {
   /// when upstream finishes empty if downstream has asked for values, otherwise on its first
   /// request. A failure is passed on unchanged.
   public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The value sent if upstream publishes none.
@@ -19,14 +21,18 @@ extension Publishers {
       self.output = output
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(ReplaceEmptyInner(downstream: subscriber, output: output))
     }
   }
 }
 
 /// The subscription of `replaceEmpty`.
-private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -54,11 +60,13 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ () -> Bool in
-      guard status.isSubscribed else { return false }
-      receivedValue = true
-      return true
-    }) else { return .none }
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.isSubscribed else { return false }
+        receivedValue = true
+        return true
+      })
+    else { return .none }
     return downstream.receive(input)
   }
 

@@ -5,7 +5,9 @@ extension Publishers {
   /// sent when upstream fails if downstream has demand left, otherwise on downstream's next
   /// request.
   public struct ReplaceError<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The value sent in place of a failure.
@@ -19,17 +21,23 @@ extension Publishers {
       self.output = output
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-      upstream.subscribe(ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
+      upstream.subscribe(
+        ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
     }
   }
 }
 
-extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {
+}
 
 /// The subscription of `replaceError`.
-private final class ReplaceErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class ReplaceErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Failure == Never {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
@@ -54,11 +62,13 @@ where Downstream.Failure == Never {
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ () -> Bool in
-      guard status.isSubscribed else { return false }
-      demand -= 1
-      return true
-    }) else { return .none }
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.isSubscribed else { return false }
+        demand -= 1
+        return true
+      })
+    else { return .none }
     let more = downstream.receive(input)
     guard more != .none else { return .none }
     lock.withLock { demand += more }

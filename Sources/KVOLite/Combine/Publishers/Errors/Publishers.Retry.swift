@@ -5,7 +5,9 @@ extension Publishers {
   /// Downstream receives one subscription ("Retry") for all the attempts. After the last
   /// attempt fails, the failure is passed on.
   public struct Retry<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher subscribed to again.
@@ -19,14 +21,18 @@ extension Publishers {
       self.retries = retries
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       RetryInner(upstream: upstream, downstream: subscriber, retries: retries).start()
     }
   }
 }
 
 /// The subscription of `retry`.
-private final class RetryInner<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+private final class RetryInner<Upstream: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked: the mutable state is behind `lock`.
@@ -61,12 +67,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func receive(subscription: any Subscription) { inner.receive(subscription, attempt) }
     func receive(_ input: Upstream.Output) -> Subscribers.Demand { inner.receive(input, attempt) }
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) { inner.receive(completion, attempt) }
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      inner.receive(completion, attempt)
+    }
   }
 
   private func receive(_ subscription: any Subscription, _ attempt: Int) {
     let (accepted, first, demand) = lock.withLock { () -> (Bool, Bool, Subscribers.Demand) in
-      guard !ended, attempt == self.attempt, self.subscription == nil else { return (false, false, .none) }
+      guard !ended, attempt == self.attempt, self.subscription == nil else {
+        return (false, false, .none)
+      }
       self.subscription = subscription
       defer { handedDownstream = true }
       return (true, !handedDownstream, self.demand)
@@ -80,11 +90,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   private func receive(_ input: Upstream.Output, _ attempt: Int) -> Subscribers.Demand {
-    guard lock.withLock({ () -> Bool in
-      guard !ended, attempt == self.attempt else { return false }
-      demand -= 1
-      return true
-    }) else { return .none }
+    guard
+      lock.withLock({ () -> Bool in
+        guard !ended, attempt == self.attempt else { return false }
+        demand -= 1
+        return true
+      })
+    else { return .none }
     let more = downstream.receive(input)
     lock.withLock { demand += more }
     return more

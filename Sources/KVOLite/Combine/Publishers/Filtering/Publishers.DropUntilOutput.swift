@@ -7,7 +7,9 @@ extension Publishers {
   /// value, that completion ends this publisher too. Its subscription is "DropUntilOutput".
   public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
   where Upstream.Failure == Other.Failure {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are republished once triggered.
@@ -21,7 +23,10 @@ extension Publishers {
       self.other = other
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = DropUntilOutputInner<Other, S>(downstream: subscriber)
       subscriber.receive(subscription: inner)
       other.subscribe(DropUntilOutputInner.Trigger(inner: inner))
@@ -31,7 +36,8 @@ extension Publishers {
 }
 
 /// The subscription of `drop(untilOutputFrom:)`.
-final class DropUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class DropUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == Other.Failure {
   // @unchecked: the mutable state is behind `lock`.
@@ -123,10 +129,12 @@ where Downstream.Failure == Other.Failure {
   }
 
   private func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-    guard !lock.withLock({ () -> Bool in
-      trigger = nil
-      return triggered
-    }) else { return }
+    guard
+      !lock.withLock({ () -> Bool in
+        trigger = nil
+        return triggered
+      })
+    else { return }
     let upstream = lock.withLock { self.upstream.take() }
     upstream?.cancel()
     end(with: completion)
@@ -157,7 +165,8 @@ where Downstream.Failure == Other.Failure {
 
 extension Publisher {
   /// Ignores values until `publisher` publishes one, then republishes every value.
-  public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
+  public func drop<P: Publisher>(untilOutputFrom publisher: P)
+    -> Publishers.DropUntilOutput<Self, P>
   where P.Failure == Failure {
     Publishers.DropUntilOutput(upstream: self, other: publisher)
   }

@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher that drops values while a predicate holds, then republishes every value
   /// (the predicate is not consulted again). Its subscription is "DropWhile".
   public struct DropWhile<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose first values are dropped.
@@ -16,7 +18,10 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
         DropWhileInner<Failure, S>(downstream: subscriber, name: "DropWhile", mapFailure: { $0 }) {
@@ -28,7 +33,9 @@ extension Publishers {
   /// ``DropWhile`` with a throwing predicate; a thrown error cancels upstream and ends the
   /// publisher with that error. Its subscription is "TryDropWhile".
   public struct TryDropWhile<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher whose first values are dropped.
@@ -42,10 +49,15 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        DropWhileInner<Upstream.Failure, S>(downstream: subscriber, name: "TryDropWhile", mapFailure: { $0 }) {
+        DropWhileInner<Upstream.Failure, S>(
+          downstream: subscriber, name: "TryDropWhile", mapFailure: { $0 }
+        ) {
           (value) throws(any Error) in try predicate(value)
         })
     }
@@ -54,8 +66,10 @@ extension Publishers {
 
 /// The subscription of `drop(while:)` and `tryDrop(while:)`: a value before subscription or
 /// after the end is answered `.none`; the predicate is released at the end.
-private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
@@ -70,7 +84,8 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   private var dropping = true
 
   init(
-    downstream: Downstream, name: String, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    downstream: Downstream, name: String,
+    mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     predicate: @escaping (Input) throws(Downstream.Failure) -> Bool
   ) {
     self.downstream = downstream
@@ -131,7 +146,8 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   }
 
   func cancel() {
-    let (subscription, released) = lock.withLock { () -> ((any Subscription)?, ((Input) throws(Downstream.Failure) -> Bool)?) in
+    let (subscription, released) = lock.withLock {
+      () -> ((any Subscription)?, ((Input) throws(Downstream.Failure) -> Bool)?) in
       guard let subscription = status.subscription else { return (nil, nil) }
       status = .terminal
       return (subscription, predicate.take())
@@ -152,7 +168,9 @@ extension Publisher {
   }
 
   /// Drops values while a throwing `predicate` holds; a thrown error ends the publisher.
-  public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
+  public func tryDrop(while predicate: @escaping (Output) throws -> Bool)
+    -> Publishers.TryDropWhile<Self>
+  {
     Publishers.TryDropWhile(upstream: self, predicate: predicate)
   }
 }

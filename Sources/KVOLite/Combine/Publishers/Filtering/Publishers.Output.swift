@@ -6,7 +6,9 @@ extension Publishers {
   /// As in Combine, the value after the range is what ends it: that value cancels upstream and
   /// finishes. Its subscription is "Output".
   public struct Output<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are taken.
@@ -22,7 +24,10 @@ extension Publishers {
       self.range = range
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(OutputInner(downstream: subscriber, range: range))
     }
   }
@@ -34,7 +39,8 @@ private enum OutputAction {
 }
 
 /// The subscription of `output(in:)`.
-private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -85,11 +91,13 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ () -> Bool in
-      guard status.isSubscribed else { return false }
-      status = .terminal
-      return true
-    }) else { return }
+    guard
+      lock.withLock({ () -> Bool in
+        guard status.isSubscribed else { return false }
+        status = .terminal
+        return true
+      })
+    else { return }
     downstream.receive(completion: completion)
   }
 
@@ -122,7 +130,8 @@ extension Publisher {
   }
 
   /// Republishes the values at the positions in `range` (counted from 0).
-  public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
+  public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self>
+  where R.Bound == Int {
     Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
   }
 }

@@ -5,7 +5,9 @@ extension Publishers {
   /// The other publisher is subscribed first and asked for one value; its completion without
   /// a value changes nothing. Its subscription is "PrefixUntilOutput".
   public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are republished.
@@ -19,7 +21,10 @@ extension Publishers {
       self.other = other
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = PrefixUntilOutputInner<Other, S>(downstream: subscriber)
       other.subscribe(PrefixUntilOutputInner.Trigger(inner: inner))
       upstream.subscribe(PrefixUntilOutputInner.UpstreamSide(inner: inner))
@@ -28,7 +33,8 @@ extension Publishers {
 }
 
 /// The subscription of `prefix(untilOutputFrom:)`.
-final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -61,7 +67,9 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
 
     func receive(subscription: any Subscription) { inner.receiveTrigger(subscription) }
     func receive(_ input: Other.Output) -> Subscribers.Demand { inner.fire() }
-    func receive(completion: Subscribers.Completion<Other.Failure>) { inner.lock.withLock { inner.trigger = .terminal } }
+    func receive(completion: Subscribers.Completion<Other.Failure>) {
+      inner.lock.withLock { inner.trigger = .terminal }
+    }
   }
 
   private func receiveUpstream(_ subscription: any Subscription) {
@@ -135,7 +143,9 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
 
 extension Publisher {
   /// Republishes values until `publisher` publishes one, then finishes.
-  public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+  public func prefix<P: Publisher>(untilOutputFrom publisher: P)
+    -> Publishers.PrefixUntilOutput<Self, P>
+  {
     Publishers.PrefixUntilOutput(upstream: self, other: publisher)
   }
 }

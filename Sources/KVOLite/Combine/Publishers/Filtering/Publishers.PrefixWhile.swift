@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher that republishes values while a predicate holds, then finishes (cancelling
   /// upstream) at the first value it rejects. Its subscription is "PrefixWhile".
   public struct PrefixWhile<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one takes values from.
@@ -16,8 +18,11 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
         StepSubscription(downstream: subscriber, name: "PrefixWhile", mapFailure: { $0 }) { input in
@@ -29,7 +34,9 @@ extension Publishers {
   /// ``PrefixWhile`` with a throwing predicate; a thrown error ends it with that error. Its
   /// subscription is "TryPrefixWhile".
   public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one takes values from.
@@ -43,11 +50,15 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        StepSubscription(downstream: subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { input in
+        StepSubscription(downstream: subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) {
+          input in
           do { return try predicate(input) ? .send(input) : .finish } catch { return .fail(error) }
         })
     }
@@ -62,7 +73,9 @@ extension Publisher {
 
   /// Republishes values while a throwing `predicate` holds; finishes at the first it rejects,
   /// and fails with an error it throws.
-  public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
+  public func tryPrefix(while predicate: @escaping (Output) throws -> Bool)
+    -> Publishers.TryPrefixWhile<Self>
+  {
     Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
   }
 }

@@ -5,7 +5,9 @@ extension Publishers {
   /// `FilteringSubscription`): a value before upstream's subscription traps; a duplicate
   /// answers upstream with a demand of one more.
   public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one filters.
@@ -20,11 +22,15 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        RemoveDuplicatesInner(downstream: subscriber, name: "RemoveDuplicates", mapFailure: { $0 }) {
+        RemoveDuplicatesInner(downstream: subscriber, name: "RemoveDuplicates", mapFailure: { $0 })
+        {
           (a, b) throws(Failure) in predicate(a, b)
         })
     }
@@ -47,7 +53,8 @@ final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error
   @exclusivity(unchecked) @usableFromInline var last: Value?
 
   @inlinable init(
-    downstream: Downstream, name: String, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    downstream: Downstream, name: String,
+    mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     isDuplicate: @escaping (Value, Value) throws(Downstream.Failure) -> Bool
   ) {
     self.isDuplicate = isDuplicate
@@ -78,7 +85,9 @@ extension Publishers {
   /// A publisher that publishes only values that a throwing predicate does not call duplicates
   /// of the previous one; an error thrown by the predicate cancels upstream and fails.
   public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one filters.
@@ -92,11 +101,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        RemoveDuplicatesInner(downstream: subscriber, name: "TryRemoveDuplicates", mapFailure: { $0 }) {
+        RemoveDuplicatesInner(
+          downstream: subscriber, name: "TryRemoveDuplicates", mapFailure: { $0 }
+        ) {
           (a, b) throws(any Error) in try predicate(a, b)
         })
     }

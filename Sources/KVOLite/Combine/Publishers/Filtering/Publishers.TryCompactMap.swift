@@ -3,6 +3,7 @@ extension Publishers {
   /// error cancels upstream and ends the publisher with that error. Its subscription is
   /// "TryCompactMap".
   public struct TryCompactMap<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one transforms.
@@ -16,12 +17,18 @@ extension Publishers {
       self.transform = transform
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let transform = self.transform
       upstream.subscribe(
-        StepSubscription(downstream: subscriber, name: "TryCompactMap", mapFailure: { $0 }) { input in
-          do { return try transform(input).map { .send($0) } ?? .skip } catch { return .fail(error) }
+        StepSubscription(downstream: subscriber, name: "TryCompactMap", mapFailure: { $0 }) {
+          input in
+          do { return try transform(input).map { .send($0) } ?? .skip } catch {
+            return .fail(error)
+          }
         })
     }
   }
@@ -29,7 +36,9 @@ extension Publishers {
 
 extension Publishers.TryCompactMap {
   /// Fuses with the next `compactMap`, as Combine does: one `TryCompactMap`.
-  public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+  public func compactMap<T>(_ transform: @escaping (Output) throws -> T?)
+    -> Publishers.TryCompactMap<Upstream, T>
+  {
     let first = self.transform
     return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
   }
@@ -38,7 +47,9 @@ extension Publishers.TryCompactMap {
 extension Publisher {
   /// Republishes the non-`nil` results of a throwing `transform`; a thrown error ends the
   /// publisher.
-  public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
+  public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?)
+    -> Publishers.TryCompactMap<Self, T>
+  {
     Publishers.TryCompactMap(upstream: self, transform: transform)
   }
 }

@@ -5,6 +5,7 @@ extension Publishers {
   /// Unlike ``Map``, it has a subscription of its own ("TryMap"), with Combine's state machine
   /// (a value before subscription traps; events after the end are ignored).
   public struct TryMap<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one transforms.
@@ -18,8 +19,11 @@ extension Publishers {
       self.transform = transform
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let transform = self.transform
       upstream.subscribe(
         StepSubscription(downstream: subscriber, name: "TryMap", mapFailure: { $0 }) { input in
@@ -37,7 +41,9 @@ extension Publishers.TryMap {
   }
 
   /// Fuses with the next `tryMap`, as Combine does.
-  public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+  public func tryMap<T>(_ transform: @escaping (Output) throws -> T)
+    -> Publishers.TryMap<Upstream, T>
+  {
     let first = self.transform
     return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
   }
@@ -45,7 +51,9 @@ extension Publishers.TryMap {
 
 extension Publishers.Map {
   /// Fuses with the next `tryMap`, as Combine does: one `TryMap`.
-  public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+  public func tryMap<T>(_ transform: @escaping (Output) throws -> T)
+    -> Publishers.TryMap<Upstream, T>
+  {
     let first = self.transform
     return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
   }

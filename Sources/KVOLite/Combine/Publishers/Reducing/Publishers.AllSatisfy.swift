@@ -3,7 +3,9 @@ extension Publishers {
   /// one does not (cancelling upstream), `true` when upstream finishes. Its subscription is
   /// "AllSatisfy".
   public struct AllSatisfy<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -17,11 +19,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "AllSatisfy", initial: true, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "AllSatisfy", initial: true, mapFailure: { $0 }
+        ) {
           result, value in
           guard !predicate(value) else { return .continue }
           result = false
@@ -33,7 +40,9 @@ extension Publishers {
   /// ``AllSatisfy`` with a throwing predicate; a thrown error ends the publisher. Its subscription
   /// is "TryAllSatisfy".
   public struct TryAllSatisfy<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one reduces.
@@ -47,11 +56,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "TryAllSatisfy", initial: true, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "TryAllSatisfy", initial: true, mapFailure: { $0 }
+        ) {
           result, value in
           do {
             guard try !predicate(value) else { return .continue }
@@ -73,7 +87,9 @@ extension Publisher {
   }
 
   /// ``allSatisfy(_:)`` with a throwing predicate; a thrown error ends the publisher.
-  public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
+  public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool)
+    -> Publishers.TryAllSatisfy<Self>
+  {
     Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
   }
 }

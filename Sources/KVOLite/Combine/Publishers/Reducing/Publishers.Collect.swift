@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher of all its upstream's values in one array, when it finishes (an empty array if
   /// there were none). Its subscription is "Collect".
   public struct Collect<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = [Upstream.Output]
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -13,10 +15,15 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "Collect", initial: [], mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "Collect", initial: [], mapFailure: { $0 }
+        ) {
           result, value in
           result!.append(value)
           return .continue

@@ -5,7 +5,9 @@ extension Publishers {
   /// Downstream's demand is multiplied by the size on its way up. Its subscription is
   /// "CollectByCount".
   public struct CollectByCount<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = [Upstream.Output]
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are collected.
@@ -19,15 +21,20 @@ extension Publishers {
       self.count = count
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(CollectByCountInner<Upstream.Output, S>(downstream: subscriber, count: count))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        CollectByCountInner<Upstream.Output, S>(downstream: subscriber, count: count))
     }
   }
 }
 
 /// The subscription of `collect(_:)`.
 private final class CollectByCountInner<Input, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == [Input] {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
@@ -98,7 +105,10 @@ where Downstream.Input == [Input] {
     let (upstream, buffer) = lock.withLock { (self.upstream, self.buffer) }
     return Mirror(
       self,
-      children: [("downstream", downstream), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count)])
+      children: [
+        ("downstream", downstream), ("upstreamSubscription", upstream as Any), ("buffer", buffer),
+        ("count", count),
+      ])
   }
   var playgroundDescription: Any { description }
 }

@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher of whether its upstream published a value: `true` as soon as it does (cancelling
   /// upstream), `false` when upstream finishes without it. Its subscription is "Contains".
   public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
+    /// The kind of values this publisher publishes.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -16,11 +18,16 @@ extension Publishers {
       self.output = output
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let output = self.output
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "Contains", initial: false, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "Contains", initial: false, mapFailure: { $0 }
+        ) {
           result, value in
           guard value == output else { return .continue }
           result = true
@@ -32,7 +39,9 @@ extension Publishers {
   /// A publisher of whether its upstream published a value that satisfies a predicate. Its
   /// subscription is "ContainsWhere".
   public struct ContainsWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -46,11 +55,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "ContainsWhere", initial: false, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "ContainsWhere", initial: false, mapFailure: { $0 }
+        ) {
           result, value in
           guard predicate(value) else { return .continue }
           result = true
@@ -62,7 +76,9 @@ extension Publishers {
   /// ``ContainsWhere`` with a throwing predicate; a thrown error ends the publisher. Its
   /// subscription is "TryContainsWhere".
   public struct TryContainsWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one reduces.
@@ -76,11 +92,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "TryContainsWhere", initial: false, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "TryContainsWhere", initial: false, mapFailure: { $0 }
+        ) {
           result, value in
           do {
             guard try predicate(value) else { return .continue }
@@ -104,12 +125,16 @@ extension Publisher where Output: Equatable {
 extension Publisher {
   /// Publishes `true` as soon as a value satisfies `predicate`, or `false` when this publisher
   /// finishes.
-  public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
+  public func contains(where predicate: @escaping (Output) -> Bool)
+    -> Publishers.ContainsWhere<Self>
+  {
     Publishers.ContainsWhere(upstream: self, predicate: predicate)
   }
 
   /// ``contains(where:)`` with a throwing predicate; a thrown error ends the publisher.
-  public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
+  public func tryContains(where predicate: @escaping (Output) throws -> Bool)
+    -> Publishers.TryContainsWhere<Self>
+  {
     Publishers.TryContainsWhere(upstream: self, predicate: predicate)
   }
 }

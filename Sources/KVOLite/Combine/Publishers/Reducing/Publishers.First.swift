@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher of its upstream's first value; it then cancels upstream and finishes (or finishes
   /// with nothing if upstream finishes first). Its subscription is "First".
   public struct First<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -13,10 +15,15 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "First", initial: nil, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "First", initial: nil, mapFailure: { $0 }
+        ) {
           result, value in
           result = value
           return .finish
@@ -27,7 +34,9 @@ extension Publishers {
   /// A publisher of the first value that satisfies a predicate. Its subscription describes itself
   /// as "TryFirst", as Combine's does.
   public struct FirstWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -41,11 +50,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "TryFirst", initial: nil, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "TryFirst", initial: nil, mapFailure: { $0 }
+        ) {
           result, value in
           guard predicate(value) else { return .continue }
           result = value
@@ -57,7 +71,9 @@ extension Publishers {
   /// ``FirstWhere`` with a throwing predicate; a thrown error ends the publisher. Its subscription
   /// is "TryFirstWhere".
   public struct TryFirstWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one reduces.
@@ -71,11 +87,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "TryFirstWhere", initial: nil, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "TryFirstWhere", initial: nil, mapFailure: { $0 }
+        ) {
           result, value in
           do {
             guard try predicate(value) else { return .continue }
@@ -101,7 +122,9 @@ extension Publisher {
   }
 
   /// Publishes the first value that satisfies a throwing `predicate`, then finishes.
-  public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
+  public func tryFirst(where predicate: @escaping (Output) throws -> Bool)
+    -> Publishers.TryFirstWhere<Self>
+  {
     Publishers.TryFirstWhere(upstream: self, predicate: predicate)
   }
 }

@@ -1,7 +1,9 @@
 extension Publishers {
   /// A publisher of its upstream's last value, when it finishes. Its subscription is "Last".
   public struct Last<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -12,10 +14,14 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "Last", initial: nil, mapFailure: { $0 }) {
+        ReducingSubscription(downstream: subscriber, name: "Last", initial: nil, mapFailure: { $0 })
+        {
           result, value in
           result = value
           return .continue
@@ -26,7 +32,9 @@ extension Publishers {
   /// A publisher of the last value that satisfies a predicate, when its upstream finishes. Its
   /// subscription is "LastWhere".
   public struct LastWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one reduces.
@@ -40,11 +48,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "LastWhere", initial: nil, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "LastWhere", initial: nil, mapFailure: { $0 }
+        ) {
           result, value in
           if predicate(value) { result = value }
           return .continue
@@ -55,7 +68,9 @@ extension Publishers {
   /// ``LastWhere`` with a throwing predicate; a thrown error ends the publisher. Its subscription
   /// is "TryLastWhere".
   public struct TryLastWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher this one reduces.
@@ -69,11 +84,16 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
-        ReducingSubscription(downstream: subscriber, name: "TryLastWhere", initial: nil, mapFailure: { $0 }) {
+        ReducingSubscription(
+          downstream: subscriber, name: "TryLastWhere", initial: nil, mapFailure: { $0 }
+        ) {
           result, value in
           do {
             if try predicate(value) { result = value }
@@ -99,7 +119,9 @@ extension Publisher {
 
   /// Publishes the last value that satisfies a throwing `predicate` when this publisher
   /// finishes.
-  public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
+  public func tryLast(where predicate: @escaping (Output) throws -> Bool)
+    -> Publishers.TryLastWhere<Self>
+  {
     Publishers.TryLastWhere(upstream: self, predicate: predicate)
   }
 }

@@ -7,7 +7,9 @@ extension Publishers {
   /// Thread-safe.
   public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
     // @unchecked: the mutable state is behind `lock`.
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The connectable publisher.
@@ -22,7 +24,10 @@ extension Publishers {
       self.upstream = upstream
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let first = lock.withLock { () -> Bool in
         subscribers += 1
         return subscribers == 1 && connection == nil
@@ -63,16 +68,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(input) }
-  func receive(completion: Subscribers.Completion<Upstream.Failure>) { downstream.receive(completion: completion) }
+  func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    downstream.receive(completion: completion)
+  }
 
   var description: String { "Autoconnect" }
-  var customMirror: Mirror { Mirror(self, children: [("parent", parent as Any), ("downstream", downstream as Any)]) }
+  var customMirror: Mirror {
+    Mirror(self, children: [("parent", parent as Any), ("downstream", downstream as Any)])
+  }
   var playgroundDescription: Any { description }
 }
 
 /// Upstream's subscription, with its cancel counted by the ``Publishers/Autoconnect``. Cancels
 /// after the first do nothing more.
-private final class CountedSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
+private final class CountedSubscription<Upstream: ConnectablePublisher>: Subscription,
+  CustomStringConvertible,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: `cancelled` is atomic under `lock`.
@@ -89,10 +99,12 @@ private final class CountedSubscription<Upstream: ConnectablePublisher>: Subscri
   func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
 
   func cancel() {
-    guard lock.withLock({ () -> Bool in
-      defer { cancelled = true }
-      return !cancelled
-    }) else { return upstream.cancel() }
+    guard
+      lock.withLock({ () -> Bool in
+        defer { cancelled = true }
+        return !cancelled
+      })
+    else { return upstream.cancel() }
     parent.release()
     upstream.cancel()
   }

@@ -2,7 +2,9 @@ extension Publishers {
   /// A publisher that waits for ``connect()`` before it subscribes to its upstream, sharing
   /// that one subscription among its subscribers (through a passthrough subject).
   public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     private let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
@@ -12,7 +14,10 @@ extension Publishers {
       inner = upstream.multicast(subject: PassthroughSubject())
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       inner.subscribe(subscriber)
     }
 

@@ -5,10 +5,13 @@ extension Publishers {
   /// The subject is made on first use and kept; subscribers attach to it at any time, and
   /// ``connect()`` subscribes it to upstream. A subscriber's demand goes to the subject. Each
   /// subscriber's subscription is "Multicast". Thread-safe.
-  public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher, @unchecked Sendable
+  public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
+    @unchecked Sendable
   where Upstream.Output == SubjectType.Output, Upstream.Failure == SubjectType.Failure {
     // @unchecked: the subject is made once, under `lock`.
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher shared.
@@ -36,7 +39,10 @@ extension Publishers {
       }
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       subject.subscribe(MulticastInner(downstream: subscriber))
     }
 
@@ -48,7 +54,8 @@ extension Publishers {
 }
 
 /// A subscriber's subscription to a ``Publishers/Multicast``: passes demand to the subject.
-private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
@@ -73,10 +80,12 @@ private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let (downstream, subscription) = lock.withLock({ () -> (Downstream, any Subscription)? in
-      guard let subscription = status.subscription, let downstream else { return nil }
-      return (downstream, subscription)
-    }) else { return .none }
+    guard
+      let (downstream, subscription) = lock.withLock({ () -> (Downstream, any Subscription)? in
+        guard let subscription = status.subscription, let downstream else { return nil }
+        return (downstream, subscription)
+      })
+    else { return .none }
     let more = downstream.receive(input)
     if more > 0 { subscription.request(more) }
     return .none
@@ -112,7 +121,8 @@ private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscrip
 
 extension Publisher {
   /// Shares this publisher through the subject `createSubject` makes, once connected.
-  public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
+  public func multicast<S: Subject>(_ createSubject: @escaping () -> S)
+    -> Publishers.Multicast<Self, S>
   where S.Output == Output, S.Failure == Failure {
     Publishers.Multicast(upstream: self, createSubject: createSubject)
   }

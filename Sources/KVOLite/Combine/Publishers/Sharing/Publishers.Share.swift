@@ -6,7 +6,9 @@ extension Publishers {
   /// attaches are not replayed to it.
   public final class Share<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
     // @unchecked: immutable after init; the inner publishers are thread-safe.
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher shared.
@@ -19,7 +21,10 @@ extension Publishers {
       inner = upstream.multicast(subject: PassthroughSubject()).autoconnect()
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       inner.subscribe(subscriber)
     }
 

@@ -9,10 +9,13 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
   }
 
   /// The same, with its types spelled out.
-  public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
+  public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type)
+  {
     self.completeImmediately = completeImmediately
   }
 
+  /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately { subscriber.receive(completion: .finished) }

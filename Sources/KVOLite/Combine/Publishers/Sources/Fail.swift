@@ -15,6 +15,8 @@ public struct Fail<Output, Failure: Error>: Publisher {
     error = failure
   }
 
+  /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     subscriber.receive(completion: .failure(error))

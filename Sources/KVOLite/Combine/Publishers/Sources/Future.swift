@@ -35,6 +35,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// The result, once the promise has been called.
   var fulfilled: Result<Output, Failure>? { lock.withLock { result } }
 
+  /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let conduit = FutureConduit(parent: self, downstream: subscriber)
     let known = lock.withLock { () -> Result<Output, Failure>? in
@@ -61,8 +63,11 @@ private class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
 
 /// One subscriber's subscription to a future: keeps the future and the subscriber until it has
 /// delivered or is cancelled.
-private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
+  Downstream.Input, Downstream.Failure
+>,
+Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+@unchecked Sendable
 {
   // @unchecked: the mutable state is behind `lock`.
   typealias Output = Downstream.Input
@@ -118,10 +123,15 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Dow
 
   var description: String { "Future" }
   var customMirror: Mirror {
-    let (parent, downstream, hasDemand) = lock.withLock { (self.parent, self.downstream, self.hasDemand) }
+    let (parent, downstream, hasDemand) = lock.withLock {
+      (self.parent, self.downstream, self.hasDemand)
+    }
     return Mirror(
       self,
-      children: [("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", hasDemand), ("subject", parent as Any)])
+      children: [
+        ("parent", parent as Any), ("downstream", downstream as Any), ("hasAnyDemand", hasDemand),
+        ("subject", parent as Any),
+      ])
   }
   var playgroundDescription: Any { description }
 }

@@ -3,7 +3,9 @@ extension Optional {
   /// finishes). The subscription describes itself as "Optional" and delivers on the first
   /// request; requesting `.none` traps.
   public struct Publisher: KVOLite.Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Wrapped
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The value, if any.
@@ -14,13 +16,17 @@ extension Optional {
       self.output = output
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
       guard let output else {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .finished)
         return
       }
-      subscriber.receive(subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Optional"))
+      subscriber.receive(
+        subscription: SingleValueSubscription(
+          value: output, downstream: subscriber, name: "Optional"))
     }
   }
 

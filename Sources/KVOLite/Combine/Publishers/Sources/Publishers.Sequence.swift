@@ -7,6 +7,7 @@ extension Publishers {
   /// sequence does (`[1, 2, 3]`), or "Sequence" once it has ended; a subscriber may request more
   /// from inside `receive` (the values come after it returns, without deeper recursion).
   public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Elements.Element
 
     /// The elements published.
@@ -17,7 +18,10 @@ extension Publishers {
       self.sequence = sequence
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       let inner = SequenceSubscription(downstream: subscriber, sequence: sequence)
       if inner.isExhausted {
         subscriber.receive(subscription: Subscriptions.empty)
@@ -36,7 +40,8 @@ extension Publishers.Sequence: Equatable where Elements: Equatable {}
 /// (it is the sequence's own code, which must not call back into the subscription); values are
 /// delivered outside it.
 private final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Elements.Element {
   // @unchecked: the mutable state is behind `lock`.
   private let lock = Lock()
@@ -86,7 +91,9 @@ where Downstream.Input == Elements.Element {
     withExtendedLifetime((downstream, sequence)) {}
   }
 
-  var description: String { lock.withLock { sequence }.map { String(describing: $0) } ?? "Sequence" }
+  var description: String {
+    lock.withLock { sequence }.map { String(describing: $0) } ?? "Sequence"
+  }
   var customMirror: Mirror {
     Mirror(self, children: [("sequence", lock.withLock { sequence } as Any)])
   }

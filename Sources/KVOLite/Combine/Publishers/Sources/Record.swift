@@ -64,6 +64,8 @@ public struct Record<Output, Failure: Error>: Publisher {
     self.recording = recording
   }
 
+  /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let values = Publishers.Sequence<[Output], Failure>(sequence: recording.output)
     switch recording.completion {

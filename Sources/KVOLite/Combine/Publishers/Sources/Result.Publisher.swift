@@ -3,6 +3,7 @@ extension Result {
   /// subscription of a success describes itself as "Once" and delivers on the first request;
   /// requesting `.none` traps.
   public struct Publisher: KVOLite.Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Success
 
     /// The result published.
@@ -23,10 +24,15 @@ extension Result {
       result = .failure(failure)
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Success, S.Failure == Failure {
       switch result {
       case .success(let output):
-        subscriber.receive(subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Once"))
+        subscriber.receive(
+          subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Once")
+        )
       case .failure(let error):
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

@@ -4,6 +4,7 @@ extension Publishers {
   /// Like ``Publishers/Map``, it adds no subscription of its own. A `nil` result answers
   /// upstream with a demand of one more. Its subscriber describes itself as "CompactMap".
   public struct CompactMap<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one transforms.
@@ -17,8 +18,11 @@ extension Publishers {
       self.transform = transform
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
 
@@ -36,12 +40,16 @@ extension Publishers {
         self.transform = transform
       }
 
-      @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+      @inlinable func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
       @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard let output = transform(input) else { return .max(1) }
         return downstream.receive(output)
       }
-      @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+      @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
 
       @usableFromInline var description: String { "CompactMap" }
       @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
@@ -52,7 +60,9 @@ extension Publishers {
 
 extension Publishers.CompactMap {
   /// Fuses with the next `compactMap`, as Combine does.
-  public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+  public func compactMap<T>(_ transform: @escaping (Output) -> T?)
+    -> Publishers.CompactMap<Upstream, T>
+  {
     let first = self.transform
     return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
   }
@@ -68,7 +78,8 @@ extension Publisher {
   /// Republishes the non-`nil` results of `transform`.
   ///
   ///     subject.compactMap { Int($0) }.sink { print($0) }  // "1", "x", "3" prints "1 3"
-  public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+  public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T>
+  {
     Publishers.CompactMap(upstream: self, transform: transform)
   }
 }

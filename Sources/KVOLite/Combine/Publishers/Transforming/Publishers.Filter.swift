@@ -5,7 +5,9 @@ extension Publishers {
   /// subscription. A value it drops answers upstream with a demand of one more, so downstream's
   /// demand is met exactly. Its subscriber describes itself as "Filter".
   public struct Filter<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one filters.
@@ -19,8 +21,11 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
     }
 
@@ -38,11 +43,15 @@ extension Publishers {
         self.isIncluded = isIncluded
       }
 
-      @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+      @inlinable func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
       @inlinable func receive(_ input: Output) -> Subscribers.Demand {
         isIncluded(input) ? downstream.receive(input) : .max(1)
       }
-      @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+      @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
 
       @usableFromInline var description: String { "Filter" }
       @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }

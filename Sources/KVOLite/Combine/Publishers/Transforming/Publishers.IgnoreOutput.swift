@@ -5,7 +5,9 @@ extension Publishers {
   /// upstream is asked for `.unlimited` as soon as downstream has it. Its subscriber describes
   /// itself as "IgnoreOutput".
   public struct IgnoreOutput<Upstream: Publisher>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Never
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are ignored.
@@ -16,6 +18,8 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -33,7 +37,9 @@ extension Publishers {
       }
 
       func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
-      func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+      func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+      }
 
       var description: String { "IgnoreOutput" }
       var customMirror: Mirror { Mirror(self, children: [:]) }

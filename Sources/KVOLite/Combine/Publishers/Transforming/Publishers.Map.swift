@@ -6,6 +6,7 @@ extension Publishers {
   /// upstream sends before subscription or after cancellation pass through too (as in Combine).
   /// Its subscriber describes itself as "Map".
   public struct Map<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher this one transforms.
@@ -19,8 +20,11 @@ extension Publishers {
       self.transform = transform
     }
 
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))
     }
 
@@ -38,8 +42,12 @@ extension Publishers {
         self.transform = transform
       }
 
-      @inlinable func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-      @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(transform(input)) }
+      @inlinable func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+      }
+      @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+      }
       @inlinable func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         downstream.receive(completion: completion)
       }

@@ -6,6 +6,7 @@ extension Publishers {
   /// subscription. Its subscriber describes itself as "Scan", with `downstream` and `result` in
   /// its mirror.
   public struct Scan<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher whose values are accumulated.
@@ -16,14 +17,23 @@ extension Publishers {
     public let nextPartialResult: (Output, Upstream.Output) -> Output
 
     /// A publisher of the running accumulation of `upstream`'s values from `initialResult`.
-    public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+    public init(
+      upstream: Upstream, initialResult: Output,
+      nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+    ) {
       self.upstream = upstream
       self.initialResult = initialResult
       self.nextPartialResult = nextPartialResult
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(ScanInner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        ScanInner(
+          downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult
+        ))
     }
   }
 }
@@ -40,7 +50,10 @@ private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Custom
   private let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
   private var result: Downstream.Input
 
-  init(downstream: Downstream, initialResult: Downstream.Input, nextPartialResult: @escaping (Downstream.Input, Input) -> Downstream.Input) {
+  init(
+    downstream: Downstream, initialResult: Downstream.Input,
+    nextPartialResult: @escaping (Downstream.Input, Input) -> Downstream.Input
+  ) {
     self.downstream = downstream
     result = initialResult
     self.nextPartialResult = nextPartialResult
@@ -53,10 +66,14 @@ private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Custom
     return downstream.receive(result)
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
+  }
 
   var description: String { "Scan" }
-  var customMirror: Mirror { Mirror(self, children: [("downstream", downstream as Any), ("result", result as Any)]) }
+  var customMirror: Mirror {
+    Mirror(self, children: [("downstream", downstream as Any), ("result", result as Any)])
+  }
   var playgroundDescription: Any { description }
 }
 
@@ -64,7 +81,10 @@ extension Publisher {
   /// Publishes the running accumulation of every value, from `initialResult`.
   ///
   ///     [1, 2, 3].publisher.scan(0, +)  // publishes 1, 3, 6
-  public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
-    Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+  public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+    -> Publishers.Scan<Self, T>
+  {
+    Publishers.Scan(
+      upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
   }
 }

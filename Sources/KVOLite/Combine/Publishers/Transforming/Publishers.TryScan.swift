@@ -2,6 +2,7 @@ extension Publishers {
   /// ``Scan`` with a throwing closure: an error it throws cancels upstream and ends the
   /// publisher with that error. Its subscription is "TryScan".
   public struct TryScan<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher whose values are accumulated.
@@ -13,17 +14,22 @@ extension Publishers {
 
     /// A publisher of the running accumulation of `upstream`'s values from `initialResult`.
     public init(
-      upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+      upstream: Upstream, initialResult: Output,
+      nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
     ) {
       self.upstream = upstream
       self.initialResult = initialResult
       self.nextPartialResult = nextPartialResult
     }
 
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         TryScanInner<Upstream.Output, Upstream.Failure, S>(
-          downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+          downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult
+        ))
     }
   }
 }
@@ -31,8 +37,10 @@ extension Publishers {
 /// The subscription of `tryScan`, with Combine's behaviour: values are accumulated whatever
 /// the state; a throw ends it (cancelling upstream) if it is subscribed; upstream's completion
 /// is passed on while it is subscribed.
-private final class TryScanInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+private final class TryScanInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+  Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Failure == any Error {
   // @unchecked: `status` is behind `lock`; `result` is touched only by `receive(_:)`.
   typealias Failure = UpstreamFailure
@@ -97,7 +105,12 @@ where Downstream.Failure == any Error {
 
   var description: String { "TryScan" }
   var customMirror: Mirror {
-    Mirror(self, children: [("downstream", downstream as Any), ("status", lock.withLock { status } as Any), ("result", result as Any)])
+    Mirror(
+      self,
+      children: [
+        ("downstream", downstream as Any), ("status", lock.withLock { status } as Any),
+        ("result", result as Any),
+      ])
   }
   var playgroundDescription: Any { description }
 }
@@ -107,6 +120,7 @@ extension Publisher {
   public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T)
     -> Publishers.TryScan<Self, T>
   {
-    Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    Publishers.TryScan(
+      upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
   }
 }
