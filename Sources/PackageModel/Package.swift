@@ -2,12 +2,12 @@ import KVOLite
 
 /// A shipping package: who it goes to, who sends it, and what is in it.
 ///
-/// Thread safety: every stored property is ``Observed``, so reads and writes are safe from any
+/// Thread safety: every stored property is ``/KVOLite/Observed``, so reads and writes are safe from any
 /// thread. Mutate `contents` through `mutableArrayValue(for: \.contents)` (or the view model) to
 /// notify insertions and removals with their indexes. `summary` is derived from everything it
 /// shows and notifies whenever any of it changes.
 public final class Package: KeyValueObservable, @unchecked Sendable {
-  /// The registrar that keeps this object's observations (``KeyValueObservable``).
+  /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<Package> = [

@@ -7,7 +7,7 @@ import KVOLite
 /// (`contents.0.title`) and never change. Thread-safe (immutable).
 public final class PackageContent: KeyValueObservable, Sendable, Equatable, CustomStringConvertible
 {
-  /// The registrar that keeps this object's observations (``KeyValueObservable``).
+  /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<PackageContent> = [

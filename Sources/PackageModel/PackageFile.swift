@@ -15,7 +15,10 @@ public enum PackageFile {
   ///   and no temporary file behind. A file with other hard links is rewritten in place, so that
   ///   the links keep sharing it.
   ///
-  /// - Parameter naming: How errors name the file (by default `path`).
+  /// - Parameters:
+  ///   - package: The package to save, as it is now.
+  ///   - path: Where to save it.
+  ///   - name: How errors name the file (by default `path`).
   /// - Throws: ``PackageFileError/unwritable(path:reason:)``.
   public static func save(_ package: Package, to path: String, naming name: String? = nil)
     throws(PackageFileError)
@@ -30,7 +33,9 @@ public enum PackageFile {
   /// Reads and validates the whole document at `path` (through symbolic links), without
   /// touching any package. Special files are refused without being read.
   ///
-  /// - Parameter naming: How errors name the file (by default `path`).
+  /// - Parameters:
+  ///   - path: The file to read.
+  ///   - name: How errors name the file (by default `path`).
   /// - Throws: ``PackageFileError`` naming the problem.
   public static func read(_ path: String, naming name: String? = nil) throws(PackageFileError)
     -> PackageDocument

@@ -4,9 +4,9 @@ import KVOLite
 ///
 /// - `firstName` and `lastName` are `@Published` and mirrored both ways with the recipient:
 ///   model → view model through `publisher(for:)` assigned to the property; view model → model
-///   through `$firstName.dropFirst().removeDuplicates().assign(to:on:)`. A ``MirrorGuard`` per
+///   through `$firstName.dropFirst().removeDuplicates().assign(to:on:)`. A mirror guard per
 ///   name keeps the echo out, so a change on either side reaches the other exactly once.
-/// - `street` is a ``Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
+/// - `street` is a ``/KVOLite/Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
 ///   with the new street; an observation of the street sends `objectWillChange` before it
 ///   changes on the model, however it was changed.
 /// - `summary` is kept up to date from observations of what it shows: the names, the street,
@@ -110,7 +110,7 @@ public final class PackageViewModel: ObservableObject {
   // MARK: - Editing by key path
 
   /// Sets an attribute of the package from text (see
-  /// ``KeyValueObservable/setValue(fromText:forKeyPath:)``), the way a view bound to this view
+  /// ``/KVOLite/KeyValueObservable/setValue(fromText:forKeyPath:)``), the way a view bound to this view
   /// model would.
   ///
   /// The view model decides which key paths its own fields edit: the recipient's first name and
@@ -119,7 +119,7 @@ public final class PackageViewModel: ObservableObject {
   /// Every successful call is a change, even to the value the key already has (as with KVO):
   /// because the fields skip an unchanged value (`removeDuplicates`), such a set goes through
   /// key-value coding too. Observers run on the calling thread, after the change.
-  /// - Throws: ``KeyValueError`` if the key path does not name a settable attribute or the text
+  /// - Throws: ``/KVOLite/KeyValueError`` if the key path does not name a settable attribute or the text
   ///   does not convert to its type; nothing changes.
   public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError) {
     switch keyPath {

@@ -2,10 +2,10 @@ import KVOLite
 
 /// A sender or recipient of a package.
 ///
-/// Thread safety: every stored property is ``Observed``, so reads and writes are safe from any
+/// Thread safety: every stored property is ``/KVOLite/Observed``, so reads and writes are safe from any
 /// thread. `fullName` is derived from the first and last names.
 public final class Person: KeyValueObservable, @unchecked Sendable {
-  /// The registrar that keeps this object's observations (``KeyValueObservable``).
+  /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<Person> = [

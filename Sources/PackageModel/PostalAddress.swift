@@ -2,9 +2,9 @@ import KVOLite
 
 /// A postal address: an observable reference model, so that a view can watch its street.
 ///
-/// Thread safety: every property is ``Observed``, so reads and writes are safe from any thread.
+/// Thread safety: every property is ``/KVOLite/Observed``, so reads and writes are safe from any thread.
 public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
-  /// The registrar that keeps this object's observations (``KeyValueObservable``).
+  /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The keys this type declares for observation and key-value coding.
   public static let observableKeys: ObservableKeys<PostalAddress> = [

@@ -56,6 +56,6 @@ extension ObservableBox: Equatable where Value: Equatable {
 }
 
 extension ObservableBox: Hashable where Value: Hashable {
-  /// Hashes what ``==`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

@@ -43,6 +43,6 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   /// Whether the two are equal.
   public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
-  /// Hashes what ``==`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

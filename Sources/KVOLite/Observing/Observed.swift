@@ -7,7 +7,7 @@
 /// `notifiesAutomatically: false`. Notifications are delivered after the value is stored, on
 /// the setting thread, with no lock held.
 ///
-/// Every get and set takes the object's lock (see ``PropertyLock``) for the duration of the
+/// Every get and set takes the object's lock (a striped `PropertyLock`) for the duration of the
 /// copy, so reads and writes are safe from any thread. A set of a property nobody observes is
 /// that lock, a move of the new value and the release of the old one (after the lock): no
 /// registrar, no key path, no allocation. The old value is always released after unlocking,

@@ -8,6 +8,7 @@ extension KeyValueObservable {
   /// - Parameters:
   ///   - kind: ``KeyValueChangeKind/insertion``, ``KeyValueChangeKind/removal`` or
   ///     ``KeyValueChangeKind/replacement``.
+  ///   - keyPath: A string key path that ends in a to-many relationship (`contents`).
   ///   - indexes: For an insertion, positions in the resulting array.
   ///   - elements: One per index (none for a removal), of the relationship's element type.
   /// - Throws: ``KeyValueError``: everything ``setValue(_:forKeyPath:)`` throws for the path,

@@ -111,9 +111,11 @@ extension KeyValueObservable {
   ///
   ///     person.publisher(for: \.firstName).sink { print($0) }  // the current name, then each new one
   ///
-  /// - Parameter options: What to observe with; by default `[.initial, .new]`. `.old` and
-  ///   `.new` make no difference to the values published; `.prior` adds the value from before
-  ///   each change.
+  /// - Parameters:
+  ///   - keyPath: The declared key, or a chain of declared keys through to-one relationships.
+  ///   - options: What to observe with; by default `[.initial, .new]`. `.old` and `.new` make
+  ///     no difference to the values published; `.prior` adds the value from before each
+  ///     change.
   ///
   /// A key path that cannot be observed stops the program, as with
   /// ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``.
@@ -135,7 +137,7 @@ extension KeyValueObservable {
     }
   }
 
-  /// A publisher of the values of a string key path; see ``publisher(for:options:)-(KeyPath<Self,Value>,_)``.
+  /// A publisher of the values of a string key path; see ``KeyValueObservable/publisher(for:options:)-(KeyPath<Self,Value>,_)``.
   public func publisher(for keyPath: String, options: ObservingOptions = [.initial, .new])
     throws(KeyValueError) -> KeyValueObservingPublisher<Self, Any?>
   {

@@ -29,7 +29,7 @@ extension DispatchQueue: Scheduler {
       return SchedulerTimeType(DispatchTime(uptimeNanoseconds: moved))
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(dispatchTime.uptimeNanoseconds) }
     /// Whether the two are equal.
     public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {

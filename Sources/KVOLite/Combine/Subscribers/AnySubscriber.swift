@@ -3,7 +3,7 @@
 /// Made from a subscriber, it forwards every event to it and has its `combineIdentifier`,
 /// description and mirror. Made from closures, it calls them (a missing value closure answers
 /// `.none`) and describes itself as "Anonymous AnySubscriber". Made from a subject, it sends
-/// what it receives into the subject (see ``Publisher/subscribe(_:)-(Subject)``). It retains
+/// what it receives into the subject (see ``Publisher/subscribe(_:)->_``). It retains
 /// what it wraps.
 @frozen
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,

@@ -5,7 +5,7 @@ import Synchronization
 /// Every ``KeyValueObservable`` object owns one, as a constant:
 /// `let observationRegistrar = ObservationRegistrar()`. It holds nothing until the object is
 /// first observed; then it creates its context, which keeps, for each declared key, the list
-/// of observers in registration order (see ``RegistrarContext``).
+/// of observers in registration order (its `RegistrarContext`).
 ///
 /// - Thread safety: all of it may be used from any thread. Its lock is held only to copy and
 ///   replace lists; observers are always called after it is released.
