@@ -16,7 +16,7 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
     self.upstream = upstream
   }
 
-  /// An iterator with its own subscription to the upstream, cancelled when the iterator is released.
+  /// An iterator with its own subscription to the upstream.
   public func makeAsyncIterator() -> Iterator {
     let subscriber = AsyncSubscriber<Element>()
     upstream.subscribe(subscriber)

@@ -14,6 +14,10 @@ import Synchronization
 ///   and chains that started at the object detach from the objects further along. (A registrar
 ///   kept alive elsewhere only delays that clean-up: nothing can be delivered for a released
 ///   object.) Observers refer to the context, never to the object or the registrar.
+/// - Name: Swift's Observation module has a type of the same name. In a file that imports both
+///   modules, the unqualified name means this type (KVOLite shadows Observation's, silently);
+///   write `Observation.ObservationRegistrar` for Swift's. `@Observable` is unaffected: its
+///   expansion names Swift's type in full.
 public final class ObservationRegistrar: @unchecked Sendable {
   // @unchecked: the only state is the atomic pointer to an immutable-once, thread-safe context.
 
