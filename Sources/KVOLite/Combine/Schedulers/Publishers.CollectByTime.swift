@@ -1,14 +1,4 @@
 extension Publishers {
-  /// When `collect` publishes a group: every interval, or every interval or as soon as a count
-  /// is reached.
-  public enum TimeGroupingStrategy<Context: Scheduler> {
-    /// A group every interval, timed on the scheduler.
-    case byTime(Context, Context.SchedulerTimeType.Stride)
-    /// A group every interval, or as soon as it holds `count` values (the clock then starts
-    /// again).
-    case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
-  }
-
   /// A publisher of its upstream's values in groups collected over time. Upstream is asked for
   /// `.unlimited`; a group goes out when its time is up (if it is not empty) or when it is full;
   /// the last group goes out before the completion (a failure drops it). Groups that find no
