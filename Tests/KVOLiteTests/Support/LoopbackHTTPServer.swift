@@ -49,29 +49,45 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   /// The URL of `path` on this server.
   func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
+  /// Accepts connections until ``stop()``; each is answered on a thread of its own, so that a
+  /// client that connects without sending (or a held request) never delays the others.
   private func serve() {
     while true {
       let connection = accept(listener, nil, nil)
       guard connection >= 0 else { return }  // closed by stop()
       _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-      var request = [UInt8]()
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      while !request.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
-        let count = read(connection, &buffer, buffer.count)
-        guard count > 0 else { break }
-        request += buffer[..<count]
-      }
-      let line =
-        String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
-      onRequest(line)
-      guard let response = respond(line) else {
-        lock.withLock { held.append(connection) }
-        continue
-      }
-      var bytes = Array(response.utf8)
-      _ = write(connection, &bytes, bytes.count)
-      close(connection)
+      Thread { [self] in answer(connection) }.start()
     }
+  }
+
+  /// Reads one request's head and answers it (or holds the connection).
+  private func answer(_ connection: Int32) {
+    var request = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !request.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
+      let count = read(connection, &buffer, buffer.count)
+      guard count > 0 else { break }
+      request += buffer[..<count]
+    }
+    let line =
+      String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+    onRequest(line)
+    guard let response = respond(line) else {
+      lock.withLock { held.append(connection) }
+      return
+    }
+    let bytes = Array(response.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        write(connection, $0.baseAddress! + sent, $0.count - sent)
+      }
+      guard count > 0 else { break }
+      sent += count
+    }
+    // Half-close, so the client reads the whole response before the connection ends.
+    shutdown(connection, Int32(SHUT_WR))
+    close(connection)
   }
 
   /// Stops accepting (the port then refuses connections) and closes held connections.

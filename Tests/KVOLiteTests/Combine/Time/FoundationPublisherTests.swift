@@ -13,6 +13,11 @@ struct FoundationPublisherTests {
 
   /// Waits (on the events, with a generous limit) until `done` says so.
   static func wait(until done: () -> Bool) {
+    // A timer in the run loop makes `run(mode:before:)` block until an event instead of
+    // returning at once, so that waiting threads do not spin and starve the network threads.
+    let keepAlive = Timer(timeInterval: 0.01, repeats: true) { _ in }
+    RunLoop.current.add(keepAlive, forMode: .default)
+    defer { keepAlive.invalidate() }
     let deadline = Date().addingTimeInterval(30)
     while !done(), Date() < deadline {
       _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.01))
