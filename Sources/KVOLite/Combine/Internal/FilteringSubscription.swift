@@ -65,7 +65,22 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
     downstream.receive(subscription: self)
   }
 
-  @inlinable final func receive(_ input: Input) -> Subscribers.Demand {
+  /// Sends `input` through ``step(_:)``. Subclasses may override it (keeping ``admit()`` first)
+  /// to avoid the generic `FilteringStep` on their hot path.
+  @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+    guard let subscription = admit() else { return .none }
+    switch step(input) {
+    case .send(let output): return downstream.receive(output)
+    case .skip: return .max(1)
+    case .finish: end(subscription, with: .finished)
+    case .fail(let error): end(subscription, with: .failure(error))
+    }
+    return .none
+  }
+
+  /// The upstream subscription a value arrives on: a value before the subscription traps, as in
+  /// Combine; `nil` after completion or cancellation (the value is then ignored).
+  @inlinable final func admit() -> (any Subscription)? {
     lock.lock()
     switch status {
     case .awaitingSubscription:
@@ -73,16 +88,10 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
       preconditionFailure("\(description) received a value before receiving a subscription")
     case .terminal:
       lock.unlock()
-      return .none
+      return nil
     case .subscribed(let subscription):
       lock.unlock()
-      switch step(input) {
-      case .send(let output): return downstream.receive(output)
-      case .skip: return .max(1)
-      case .finish: end(subscription, with: .finished)
-      case .fail(let error): end(subscription, with: .failure(error))
-      }
-      return .none
+      return subscription
     }
   }
 

@@ -29,7 +29,10 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @usableFromInline let lock = Lock()
   @usableFromInline let delivery = RecursiveLock()
   @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
-  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+  /// The subscriber, while `isLive`. A one-element buffer rather than an `Optional`: this
+  /// code runs unspecialized, where each use of `Downstream?` looks up its metadata at run time.
+  @usableFromInline let slot = UnsafeMutablePointer<Downstream>.allocate(capacity: 1)
+  @exclusivity(unchecked) @usableFromInline var isLive = true
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
   /// Whether the subscriber has had the current value, or a later one (current-value kinds): a
   /// value sent while it had no demand makes it wait for the next request, which then
@@ -39,12 +42,26 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable init(core: SubjectCore<Output, Failure>, owner: AnyObject, downstream: Downstream) {
     self.core = core
     self.owner = owner
-    self.downstream = downstream
+    slot.initialize(to: downstream)
+  }
+
+  deinit {
+    if isLive { slot.deinitialize(count: 1) }
+    slot.deallocate()
+  }
+
+  /// Ends the conduit: the subscriber and the owner, for release after the lock. Call with
+  /// `lock` held.
+  @inlinable func take() -> (Downstream?, AnyObject?) {
+    guard isLive else { return (nil, nil) }
+    isLive = false
+    return (slot.move(), owner.take())
   }
 
   @inlinable override func offer(_ value: Output) {
     lock.lock()
-    guard let downstream else { return lock.unlock() }
+    guard isLive else { return lock.unlock() }
+    let downstream = slot.pointee
     if core.kind != .ignoresDemand {
       guard demand > 0 else {
         deliveredCurrentValue = false
@@ -65,7 +82,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   }
 
   @inlinable override func finish(_ completion: Subscribers.Completion<Failure>) {
-    let (downstream, owner) = lock.withLock { (self.downstream.take(), self.owner.take()) }
+    let (downstream, owner) = lock.withLock { take() }
     guard let downstream else { return }
     withExtendedLifetime(owner) {
       delivery.withLock { downstream.receive(completion: completion) }
@@ -77,9 +94,10 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable func request(_ newDemand: Subscribers.Demand) {
     precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
-    guard let downstream else { return lock.unlock() }
+    guard isLive else { return lock.unlock() }
     demand += newDemand
     if core.kind.hasValue, !deliveredCurrentValue {
+      let downstream = slot.pointee
       deliveredCurrentValue = true
       demand -= 1
       lock.unlock()
@@ -91,7 +109,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   }
 
   @inlinable func cancel() {
-    let (downstream, owner) = lock.withLock { (self.downstream.take(), self.owner.take()) }
+    let (downstream, owner) = lock.withLock { take() }
     guard downstream != nil else { return }
     core.remove(self)
     withExtendedLifetime((downstream, owner)) {}
@@ -99,7 +117,9 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
 
   @usableFromInline var description: String { core.name }
   @usableFromInline var customMirror: Mirror {
-    let (owner, downstream, demand) = lock.withLock { (self.owner, self.downstream, self.demand) }
+    let (owner, downstream, demand) = lock.withLock {
+      (self.owner, isLive ? slot.pointee : nil, self.demand)
+    }
     return Mirror(
       self,
       children: [

@@ -11,23 +11,29 @@ extension Subscribers {
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
     // @unchecked: the mutable state is behind `lock`.
-    /// The kind of errors this publisher might publish.
+    /// The kind of errors this subscriber receives: none, as in Combine.
     public typealias Failure = Never
 
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
-    /// The object, until the subscriber ends. (Settable only so that inlined code can end the
-    /// subscriber; do not set it.)
-    @exclusivity(unchecked) @usableFromInline var _object: Root?
+    /// The object, while `holdsObject`. A one-element buffer rather than a `Root?`: this code
+    /// runs unspecialized, where each use of `Root?` looks up its metadata at run time.
+    @usableFromInline let slot = UnsafeMutablePointer<Root>.allocate(capacity: 1)
+    @exclusivity(unchecked) @usableFromInline var holdsObject = true
     /// The object, until the subscriber ends.
-    public var object: Root? { lock.withLock { _object } }
+    public var object: Root? { lock.withLock { holdsObject ? slot.pointee : nil } }
     /// The property assigned to.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
     /// Creates a subscriber that assigns values to `object[keyPath:]`.
     @inlinable public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-      _object = object
+      slot.initialize(to: object)
       self.keyPath = keyPath
+    }
+
+    deinit {
+      if holdsObject { slot.deinitialize(count: 1) }
+      slot.deallocate()
     }
 
     /// Keeps the first subscription and requests `.unlimited`; cancels any later one.
@@ -39,10 +45,11 @@ extension Subscribers {
     /// Assigns `value` to the object's property, if subscribed; returns `.none`.
     @inlinable public func receive(_ value: Input) -> Subscribers.Demand {
       lock.lock()
-      guard status.isSubscribed, let target = _object else {
+      guard status.isSubscribed, holdsObject else {
         lock.unlock()
         return .none
       }
+      let target = slot.pointee
       lock.unlock()
       target[keyPath: keyPath] = value
       return .none
@@ -63,11 +70,10 @@ extension Subscribers {
     @inlinable func end() -> (any Subscription)? {
       let (subscription, released) = lock.withLock { () -> ((any Subscription)?, Root?) in
         guard let subscription = status.subscription else { return (nil, nil) }
-        defer {
-          status = .terminal
-          _object = nil
-        }
-        return (subscription, _object)
+        status = .terminal
+        guard holdsObject else { return (subscription, nil) }
+        holdsObject = false
+        return (subscription, slot.move())
       }
       withExtendedLifetime(released) {}
       return subscription
@@ -77,7 +83,7 @@ extension Subscribers {
     public var description: String { "Assign \(Root.self)." }
     /// The fields Combine's mirror of this subscriber shows.
     public var customMirror: Mirror {
-      let (object, status) = lock.withLock { (_object, self.status) }
+      let (object, status) = lock.withLock { (holdsObject ? slot.pointee : nil, self.status) }
       return Mirror(
         self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
     }

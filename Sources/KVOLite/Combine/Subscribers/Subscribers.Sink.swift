@@ -34,7 +34,11 @@ extension Subscribers {
 
     /// Calls `receiveValue` (unless the sink has ended); always returns `.none`.
     @inlinable public func receive(_ input: Input) -> Subscribers.Demand {
-      let action = lock.withLock { receiveValue }
+      // Read without a generic `withLock`, whose result would be a closure of maximal
+      // abstraction that the specialized caller then wraps in a thunk (an allocation per value).
+      lock.lock()
+      let action = receiveValue
+      lock.unlock()
       action?(input)
       return .none
     }

@@ -39,18 +39,23 @@ extension Publishers {
 
 /// The subscription of `removeDuplicates` and `tryRemoveDuplicates` ("RemoveDuplicates",
 /// "TryRemoveDuplicates"; the mirror shows the previous value as `last`).
+///
+/// Its hot path avoids generic `Optional` and `FilteringStep` values: this code runs
+/// unspecialized (through the class's vtable), where every use of such a type looks up its
+/// metadata at run time. The previous value lives in a one-element buffer instead.
 @usableFromInline
 final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error>:
   FilteringSubscription<Downstream, Downstream.Input, UpstreamFailure>, @unchecked Sendable
 {
-  // @unchecked: `last` is behind `lock`.
+  // @unchecked: `last` and `hasLast` are behind `lock`.
   @usableFromInline typealias Value = Downstream.Input
 
   /// Whether the second value duplicates the first; throws (for `try`) to fail.
   @usableFromInline let isDuplicate: (Value, Value) throws(Downstream.Failure) -> Bool
   @usableFromInline let name: String
-  /// The previous value, duplicate or not.
-  @exclusivity(unchecked) @usableFromInline var last: Value?
+  /// The previous value, duplicate or not, once `hasLast`.
+  @usableFromInline let last = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+  @exclusivity(unchecked) @usableFromInline var hasLast = false
 
   @inlinable init(
     downstream: Downstream, name: String,
@@ -62,22 +67,43 @@ final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error
     super.init(downstream: downstream, mapFailure: mapFailure)
   }
 
-  @inlinable override func step(_ input: Value) -> FilteringStep<Value, Downstream.Failure> {
-    let previous = lock.withLock {
-      defer { last = input }
-      return last
+  deinit {
+    if hasLast { last.deinitialize(count: 1) }
+    last.deallocate()
+  }
+
+  @inlinable override func receive(_ input: Value) -> Subscribers.Demand {
+    guard let subscription = admit() else { return .none }
+    lock.lock()
+    guard hasLast else {
+      last.initialize(to: input)
+      hasLast = true
+      lock.unlock()
+      return downstream.receive(input)
     }
-    guard let previous else { return .send(input) }
+    let previous = last.move()
+    last.initialize(to: input)
+    lock.unlock()
     do {
-      return try isDuplicate(previous, input) ? .skip : .send(input)
+      if try isDuplicate(previous, input) { return .max(1) }
     } catch {
-      return .fail(error)
+      fail(subscription, error)
+      return .none
     }
+    return downstream.receive(input)
+  }
+
+  /// Ends with the predicate's error. Out of line, so that the common path of ``receive(_:)``
+  /// does not look up the metadata of `Subscribers.Completion` on every value.
+  @usableFromInline @inline(never)
+  func fail(_ subscription: any Subscription, _ error: Downstream.Failure) {
+    end(subscription, with: .failure(error))
   }
 
   @usableFromInline override var description: String { name }
   @usableFromInline override var customMirror: Mirror {
-    Mirror(self, children: [("downstream", downstream), ("last", lock.withLock { last } as Any)])
+    let previous: Value? = lock.withLock { hasLast ? last.pointee : nil }
+    return Mirror(self, children: [("downstream", downstream), ("last", previous as Any)])
   }
 }
 
