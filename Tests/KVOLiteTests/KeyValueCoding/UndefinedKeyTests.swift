@@ -124,4 +124,39 @@ struct UndefinedKeyTests {
     #expect(root.count == 0 && root.child?.count == 0 && root.name == nil)
     #expect(root.nilKeys == ["count"] && root.child?.nilKeys == ["count"])
   }
+
+  @Test("value(forKey:) and setValue(_:forKey:) take one key, never a path")
+  func singleKeys() throws {
+    let object = Flexible()
+    object.child = Flexible()
+    #expect(try object.value(forKey: "count") as? Int == 5)
+    try object.setValue(7, forKey: "count")
+    #expect(object.count == 7)
+    try object.setValue(nil, forKey: "count")  // nil for a non-optional: setNilValueForKey
+    #expect(object.count == 0 && object.nilKeys == ["count"])
+
+    // An undeclared name goes to the override points, even one that is a valid path.
+    object.extras["x1"] = "extra"
+    #expect(try object.value(forKey: "x1") as? String == "extra")
+    try object.setValue(3, forKey: "x2")
+    #expect(object.extras["x2"] as? Int == 3)
+    #expect(throws: KeyValueError.validationFailed(path: "child.count", reason: "no such extra")) {
+      try object.value(forKey: "child.count")
+    }
+    #expect(
+      throws: KeyValueError.unknownKey(
+        key: "child.count", type: "Flexible", path: "", suggestion: nil)
+    ) {
+      try object.setValue(1, forKey: "child.count")
+    }
+    #expect(object.child?.count == 5)
+  }
+
+  @Test("the default for an undeclared single key is the typed unknown-key error")
+  func singleKeyDefaults() {
+    let order = Order()
+    #expect(throws: KeyValueError.self) { try order.value(forKey: "customer.firstName") }
+    #expect(throws: KeyValueError.self) { try order.setValue("x", forKey: "notes") }
+    #expect(throws: KeyValueError.self) { try order.value(forKey: "@count") }
+  }
 }
