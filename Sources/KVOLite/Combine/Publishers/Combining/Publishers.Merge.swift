@@ -25,6 +25,11 @@ extension Publishers {
       self.publishers = publishers
     }
 
+    /// A publisher that merges these publishers and `other`, as Combine's.
+    public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
+      Publishers.MergeMany(publishers + [other])
+    }
+
     /// Attaches `subscriber`: it receives its subscription, then values within the demand it
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
