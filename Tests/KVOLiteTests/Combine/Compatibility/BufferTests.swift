@@ -1,6 +1,11 @@
 import KVOLite
 import Testing
 
+/// Hands a subscription to the threads of a test; set once, before they start.
+private final class SubscriptionHolder: @unchecked Sendable {
+  var subscription: (any Subscription)?
+}
+
 /// `buffer(size:prefetch:whenFull:)` with Combine's state machine.
 @Suite("Combine compatibility: buffer")
 struct BufferTests {
@@ -111,5 +116,30 @@ struct BufferTests {
     subject.send(2)
     #expect(received == [1, 3, 2])
     _ = cancellable
+  }
+
+  @Test("values sent on one thread and requested on another all arrive, in order, once")
+  func concurrentRequests() {
+    let subject = PassthroughSubject<Int, Never>()
+    let received = Locked<[Int]>([])
+    let holder = SubscriptionHolder()
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { incoming in holder.subscription = incoming },
+      receiveValue: { value in
+        received.withLock { $0.append(value) }
+        return .none
+      },
+      receiveCompletion: { _ in })
+    subject.buffer(size: 1_000, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+    let request = holder
+    race(workers: 2) { worker in
+      if worker == 0 {
+        for value in 0..<500 { subject.send(value) }
+      } else {
+        for _ in 0..<500 { request.subscription?.request(.max(1)) }
+      }
+    }
+    request.subscription?.request(.max(1))
+    #expect(received.withLock { $0 } == Array(0..<500))
   }
 }
