@@ -103,13 +103,13 @@ extension Subscribers {
       }
     }
 
-    /// Whether the two are equal (`.unlimited` is greater than every `Int`).
+    /// Whether the demand is exactly that many values (`.unlimited` equals no `Int`).
     @inlinable public static func == (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue == rhs }
-    /// Whether the two differ (`.unlimited` is greater than every `Int`).
+    /// Whether the demand is not exactly that many values (`.unlimited` equals no `Int`).
     @inlinable public static func != (lhs: Demand, rhs: Int) -> Bool { lhs.rawValue != rhs }
-    /// Whether the two are equal (`.unlimited` is greater than every `Int`).
+    /// Whether the demand is exactly that many values (`.unlimited` equals no `Int`).
     @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
-    /// Whether the two differ (`.unlimited` is greater than every `Int`).
+    /// Whether the demand is not exactly that many values (`.unlimited` equals no `Int`).
     @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
     /// Whether the left-hand side is less than the right-hand side (`.unlimited` is greater than every `Int`).
     @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool {

@@ -1,23 +1,6 @@
 import KVOLite
 import Testing
 
-extension Publisher {
-  /// Everything a subscriber with unlimited demand receives, as text: the values, then
-  /// "finished" or "failure(…)".
-  fileprivate func outcome() -> [String] {
-    var events: [String] = []
-    _ = sink(
-      receiveCompletion: { completion in
-        switch completion {
-        case .finished: events.append("finished")
-        case .failure(let error): events.append("failure(\(error))")
-        }
-      },
-      receiveValue: { events.append("\($0)") })
-    return events
-  }
-}
-
 private struct Boom: Error, CustomStringConvertible {
   var description: String { "boom" }
 }

@@ -1,17 +1,6 @@
 import KVOLite
 import Testing
 
-extension Publisher {
-  /// The values a subscriber with unlimited demand receives, then "finished".
-  fileprivate func outcome() -> [String] {
-    var events: [String] = []
-    _ = sink(
-      receiveCompletion: { _ in events.append("finished") },
-      receiveValue: { events.append("\($0)") })
-    return events
-  }
-}
-
 /// Combine answers operators on `Optional.Publisher` at once, with specialized result types.
 @Suite("Optional.Publisher's specialized operators")
 struct OptionalPublisherSpecializedOperatorTests {

@@ -1,22 +1,6 @@
 import KVOLite
 import Testing
 
-extension Publisher {
-  /// Everything a subscriber with unlimited demand receives, as text.
-  fileprivate func outcome() -> [String] {
-    var events: [String] = []
-    _ = sink(
-      receiveCompletion: { completion in
-        switch completion {
-        case .finished: events.append("finished")
-        case .failure(let error): events.append("failure(\(error))")
-        }
-      },
-      receiveValue: { events.append("\($0)") })
-    return events
-  }
-}
-
 /// Combine answers operators on `Result.Publisher` at once, with specialized result types.
 @Suite("Result.Publisher's specialized operators")
 struct ResultPublisherSpecializedOperatorTests {
