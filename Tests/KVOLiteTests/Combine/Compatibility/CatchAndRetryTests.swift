@@ -103,9 +103,8 @@ struct ConcatenateTests {
         .failed(TestError()),
       ])
     #expect(
-      [2, 3].publisher.prepend(1).append(4, 5).append([6]).prepend([0]).collect().sinkValues() == [
-        [0, 1, 2, 3, 4, 5, 6]
-      ])
+      [2, 3].publisher.eraseToAnyPublisher().prepend(1).append(4, 5).append([6]).prepend([0])
+        .collect().sinkValues() == [[0, 1, 2, 3, 4, 5, 6]])
   }
 
   @Test("a failing prefix never subscribes the suffix; cancel reaches the current subscription")
