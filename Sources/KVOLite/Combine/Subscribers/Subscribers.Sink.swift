@@ -12,10 +12,12 @@ extension Subscribers {
     // @unchecked: the mutable state is behind `lock`.
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
-    /// The closure for values; `nil` once the sink has ended.
-    @usableFromInline var receiveValue: ((Input) -> Void)?
+    /// The closure for values; `nil` once the sink has ended. Like `status`, only touched with
+    /// `lock` held, so the runtime's exclusivity check (a call on every value) is left out.
+    @exclusivity(unchecked) @usableFromInline var receiveValue: ((Input) -> Void)?
     /// The closure for the completion; `nil` once the sink has ended.
-    @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var receiveCompletion:
+      ((Subscribers.Completion<Failure>) -> Void)?
 
     /// Creates a sink with a closure for values and one for the completion.
     @inlinable public init(
