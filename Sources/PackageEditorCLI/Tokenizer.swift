@@ -30,11 +30,25 @@ enum Tokenizer {
     }
   }
 
-  /// Works on Unicode scalars, not characters: every character that matters is ASCII, and
-  /// grapheme breaking would cost more than the rest of a command.
+  /// The words of `line`. Works on Unicode scalars, not characters: every character that
+  /// matters is ASCII, and grapheme breaking would cost more than the rest of a command. A word
+  /// is collected as UTF-8 bytes and made a `String` once, when it ends (appending scalar by
+  /// scalar to a `String` cost about 300 instructions a scalar, more than the command the line
+  /// then runs).
   static func words(_ line: String) throws(Failure) -> [String] {
+    var copy = line
+    switch copy.withUTF8(plainWords) {
+    case .words(let words): return words
+    case .failure(let failure): throw failure
+    case .hasEscapes: return try scalarWords(line)
+    }
+  }
+
+  /// ``words(_:)``, read scalar by scalar: the reference for every line, and the reader of lines
+  /// with escapes.
+  static func scalarWords(_ line: String) throws(Failure) -> [String] {
     var words: [String] = []
-    var current = String.UnicodeScalarView()
+    var current = Word()
     var inWord = false
     var inQuotes = false
     var escaping = false
@@ -75,8 +89,7 @@ enum Tokenizer {
         switch character {
         case " ", "\t":
           if inWord {
-            words.append(String(current))
-            current = String.UnicodeScalarView()
+            words.append(current.take())
             inWord = false
           }
         case "\"":
@@ -90,7 +103,76 @@ enum Tokenizer {
     }
     if let text = unicodeEscape { throw .badUnicodeEscape(text) }
     if inQuotes || escaping { throw .unbalancedQuote }
-    if inWord { words.append(String(current)) }
+    if inWord { words.append(current.take()) }
     return words
+  }
+
+  /// What the byte-level scan of a line found.
+  private enum PlainScan {
+    case words([String])
+    case failure(Failure)
+    /// The line has a backslash: its escapes are read scalar by scalar.
+    case hasEscapes
+  }
+
+  /// The words of a line without a backslash, read from its UTF-8 bytes: the same rules as
+  /// ``scalarWords(_:)`` without escapes (every byte below 0x20 or 0x7F is an ASCII
+  /// control character, since the bytes of other scalars are 0x80 or more). Most lines have no
+  /// backslash, and this reads them about ten times faster.
+  private static func plainWords(_ line: UnsafeBufferPointer<UInt8>) -> PlainScan {
+    var words: [String] = []
+    // The current word's bytes so far, copied a run at a time: a run is the bytes between two
+    // quotes, separators or ends.
+    var current: [UInt8] = []
+    var runStart = 0
+    var inWord = false
+    var inQuotes = false
+    for index in line.indices {
+      let byte = line[index]
+      let isSeparator = byte == 0x20 || byte == 0x09
+      if byte == 0x22 || (isSeparator && !inQuotes) {
+        current.append(contentsOf: UnsafeBufferPointer(rebasing: line[runStart..<index]))
+        runStart = index + 1
+        if byte == 0x22 {
+          inQuotes.toggle()
+          inWord = true
+        } else if inWord {
+          words.append(String(decoding: current, as: UTF8.self))
+          current.removeAll(keepingCapacity: true)
+          inWord = false
+        }
+      } else if byte == 0x5C {
+        return .hasEscapes
+      } else if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+        return .failure(.controlCharacter(Unicode.Scalar(byte)))
+      } else {
+        inWord = true
+      }
+    }
+    if inQuotes { return .failure(.unbalancedQuote) }
+    if inWord {
+      current.append(contentsOf: UnsafeBufferPointer(rebasing: line[runStart...]))
+      words.append(String(decoding: current, as: UTF8.self))
+    }
+    return .words(words)
+  }
+
+  /// The UTF-8 bytes of the word being read.
+  private struct Word {
+    private var bytes: [UInt8] = []
+
+    mutating func append(_ scalar: Unicode.Scalar) {
+      if scalar.isASCII {
+        bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+      } else {
+        UTF8.encode(scalar) { bytes.append($0) }
+      }
+    }
+
+    /// The word as a `String`, leaving this empty (its storage kept for the next word).
+    mutating func take() -> String {
+      defer { bytes.removeAll(keepingCapacity: true) }
+      return String(decoding: bytes, as: UTF8.self)
+    }
   }
 }

@@ -45,6 +45,37 @@ struct TokenizerTests {
     #expect(throws: failure) { _ = try Tokenizer.words(line) }
   }
 
+  @Test("lines without escapes read byte by byte exactly as scalar by scalar")
+  func bytesMatchScalars() {
+    // Every line of up to four pieces from a set that covers each rule: separators, quotes,
+    // control characters, DEL, multi-byte scalars and a combining mark.
+    let pieces = ["a", " ", "\t", "\"", "\u{1}", "\u{7F}", "é", "e\u{301}", "☃", "\u{1F600}"]
+    var lines = [""]
+    var longest = [""]
+    for _ in 0..<4 {
+      longest = longest.flatMap { line in pieces.map { line + $0 } }
+      lines += longest
+    }
+    lines += [
+      "set x \"1 Main St\"  \"\" ", "\"unterminated", "a\u{0}b",
+      String(repeating: "w ", count: 5_000),
+    ]
+    for line in lines {
+      #expect(outcome(Tokenizer.words, line) == outcome(Tokenizer.scalarWords, line))
+    }
+  }
+
+  /// The words of `line`, or the failure, as one comparable value.
+  private func outcome(
+    _ read: (String) throws(Tokenizer.Failure) -> [String], _ line: String
+  ) -> Result<[String], Tokenizer.Failure> {
+    do {
+      return .success(try read(line))
+    } catch {
+      return .failure(error)
+    }
+  }
+
   @Test("failures describe themselves")
   func messages() {
     #expect(

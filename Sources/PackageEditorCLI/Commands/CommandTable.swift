@@ -14,9 +14,18 @@ enum CommandTable {
   /// Every name and alias, for completion.
   static let allNames: [String] = commands.flatMap { $0.configuration.names }
 
-  /// The command named or aliased `name`.
+  /// Each name and alias, with its command (the first command to claim a name keeps it).
+  private static let byName: [String: any EditorCommand.Type] = {
+    var table: [String: any EditorCommand.Type] = [:]
+    for command in commands {
+      for name in command.configuration.names where table[name] == nil { table[name] = command }
+    }
+    return table
+  }()
+
+  /// The command named or aliased `name`: one lookup (a line's command is found on every line).
   static func command(named name: String) -> (any EditorCommand.Type)? {
-    commands.first { $0.configuration.names.contains(name) }
+    byName[name]
   }
 
   /// Parses the words of a line (the first is the command name).
