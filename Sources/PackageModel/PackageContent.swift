@@ -59,7 +59,11 @@ public final class PackageContent: KeyValueObservable, Sendable, Equatable, Cust
   public var totalGrams: Int { quantity * grams }
 
   /// `Books ×2`, or `Mug` for a single piece.
-  public var description: String { quantity == 1 ? title : "\(title) ×\(quantity)" }
+  public var description: String {
+    var text = SummaryText()
+    text.append(self)
+    return text.string
+  }
 
   /// Whether the two are equal.
   public static func == (lhs: PackageContent, rhs: PackageContent) -> Bool {

@@ -24,27 +24,42 @@ public struct PackageSummary: Sendable, Equatable {
   }
 
   /// Summarizes from parts, for callers that keep the totals up to date incrementally.
+  ///
+  /// The view model rebuilds the line on every change of its inputs, so the text is written
+  /// into one UTF-8 buffer and made a `String` once (joining and interpolating the parts cost
+  /// several times as much, in small intermediate strings).
   public init(
     recipient: String, street: String, sender: String, totals: Totals, firstItems: [PackageContent]
   ) {
-    var recipientPart = PackageSummary.name(recipient)
-    if !street.isEmpty { recipientPart += ", " + street }
-    let senderPart = "from " + PackageSummary.name(sender)
-    let itemsPart: String
-    if totals.lines == 0 {
-      itemsPart = "no items"
-    } else {
-      var lines = firstItems.prefix(PackageSummary.shownItems).map(\.description).joined(
-        separator: ", ")
-      if totals.lines > PackageSummary.shownItems {
-        lines += ", +\(totals.lines - PackageSummary.shownItems) more"
-      }
-      itemsPart =
-        "\(totals.lines) item\(totals.lines == 1 ? "" : "s") "
-        + "(\(totals.pieces) pc\(totals.pieces == 1 ? "" : "s"), "
-        + "\(PackageSummary.kilograms(grams: totals.grams)) kg): \(lines)"
+    var text = SummaryText()
+    text.append(PackageSummary.name(recipient))
+    if !street.isEmpty {
+      text.append(", ")
+      text.append(street)
     }
-    text = [recipientPart, senderPart, itemsPart].joined(separator: " · ")
+    text.append(" · from ")
+    text.append(PackageSummary.name(sender))
+    text.append(" · ")
+    if totals.lines == 0 {
+      text.append("no items")
+    } else {
+      text.append(totals.lines)
+      text.append(totals.lines == 1 ? " item (" : " items (")
+      text.append(totals.pieces)
+      text.append(totals.pieces == 1 ? " pc, " : " pcs, ")
+      text.appendKilograms(grams: totals.grams)
+      text.append(" kg): ")
+      for (index, item) in firstItems.prefix(PackageSummary.shownItems).enumerated() {
+        if index > 0 { text.append(", ") }
+        text.append(item)
+      }
+      if totals.lines > PackageSummary.shownItems {
+        text.append(", +")
+        text.append(totals.lines - PackageSummary.shownItems)
+        text.append(" more")
+      }
+    }
+    self.text = text.string
   }
 
   /// What the summary counts of the contents: lines, pieces and grams, in exact integer
@@ -120,13 +135,4 @@ public struct PackageSummary: Sendable, Equatable {
     name.isEmpty ? "(no name)" : name
   }
 
-  /// A weight in grams as kilograms, with no trailing zeros: `1.5`, `2`, `0.125`.
-  static func kilograms(grams: Int) -> String {
-    let (whole, fraction) = grams.quotientAndRemainder(dividingBy: 1000)
-    guard fraction != 0 else { return "\(whole)" }
-    var decimals = String(fraction)
-    decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
-    while decimals.hasSuffix("0") { decimals.removeLast() }
-    return "\(whole).\(decimals)"
-  }
 }
