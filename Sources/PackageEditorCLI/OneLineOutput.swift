@@ -27,7 +27,12 @@ final class OneLineOutput: EditorOutput {
   /// Unicode line and paragraph separators, and the bidirectional formatting characters (which
   /// can make a line read differently from what it holds).
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
+    isControl(value: scalar.value)
+  }
+
+  /// ``isControl(_:)`` of the scalar with this value.
+  private static func isControl(value: UInt32) -> Bool {
+    switch value {
     case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
       true
     default: false
@@ -35,8 +40,28 @@ final class OneLineOutput: EditorOutput {
   }
 
   /// Whether `text` holds any character that ``isControl(_:)``.
+  ///
+  /// Every printed line is checked, so this reads the UTF-8 bytes rather than decoding scalars
+  /// (about ten times faster): a control character is a byte below 0x20 or 0x7F, a C1 control
+  /// (`C2 80`…`C2 9F`), or one of the separators and bidirectional controls, all of which are
+  /// `E2 80 xx` or `E2 81 xx`. A valid UTF-8 continuation byte is never `C2` or `E2`, so a lead
+  /// byte can be recognized anywhere.
   static func hasControl(_ text: String) -> Bool {
-    text.unicodeScalars.contains(where: isControl)
+    var text = text
+    return text.withUTF8 { bytes in
+      for index in bytes.indices {
+        switch bytes[index] {
+        case 0..<0x20, 0x7F: return true
+        case 0xC2 where index + 1 < bytes.count && bytes[index + 1] <= 0x9F: return true
+        case 0xE2 where index + 2 < bytes.count && bytes[index + 1] <= 0x81:
+          let value =
+            0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+          if isControl(value: value) { return true }
+        default: continue
+        }
+      }
+      return false
+    }
   }
 
   /// `text` with each control character written as a Swift escape: `\n`, `\r`, `\t`, and

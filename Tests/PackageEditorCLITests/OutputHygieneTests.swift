@@ -9,6 +9,22 @@ struct OutputHygieneTests {
   static let sample =
     "Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug"
 
+  @Test("the byte-level check finds exactly the control characters, wherever they stand")
+  func controlCheck() {
+    // Every scalar below U+3000 (all the controls, and every neighbour of their UTF-8 forms),
+    // then a sample of the rest, each alone and between ASCII and two-byte text.
+    let scalars =
+      (0..<0x3000).compactMap(Unicode.Scalar.init)
+      + stride(from: 0x3000, through: 0x10FFFF, by: 97).compactMap { Unicode.Scalar(UInt32($0)) }
+    for scalar in scalars {
+      let alone = String(Character(scalar))
+      let expected = OneLineOutput.isControl(scalar)
+      #expect(OneLineOutput.hasControl(alone) == expected)
+      #expect(OneLineOutput.hasControl("a·" + alone + "×b") == expected)
+    }
+    #expect(!OneLineOutput.hasControl(Self.sample) && !OneLineOutput.hasControl(""))
+  }
+
   @Test(
     "a value with a newline or an escape sequence cannot forge a line or reach the terminal raw")
   func forgedLines() {
