@@ -68,10 +68,13 @@ final class KeyEntry: @unchecked Sendable {
   /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.
   func displayValue(of object: AnyObject) -> Any? { KeyEntry.box(value(object)) }
 
-  /// Boxes a value, flattening an optional so that `nil` is `nil` at every depth.
+  /// Boxes a value, flattening an optional so that `nil` is `nil` at every depth. Whether the
+  /// value is an optional is looked up by its type (``OptionalTypes``), not cast each time.
   static func box(_ value: Any) -> Any? {
-    if let optional = value as? any OptionalProtocol { return optional.flattened }
-    return value
+    guard OptionalTypes.contains(type(of: value)),
+      let optional = value as? any OptionalProtocol
+    else { return value }
+    return optional.flattened
   }
 
   /// Makes the `makeErasedRecord` closure for a stored key of `Root` holding a `Value`: a

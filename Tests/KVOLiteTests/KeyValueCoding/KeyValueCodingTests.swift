@@ -19,6 +19,33 @@ struct KeyValueCodingTests {
     #expect(try order.value(forKeyPath: "customer.address.street") == nil)
   }
 
+  @Test("optionals read as their value or nil, each time a type comes back (types are cached)")
+  func optionalsFlatten() throws {
+    let person = Person(firstName: "Ann")
+    let log = Log<String>()
+    let token = try person.observe("nickname", options: [.old, .new]) { change in
+      log.append("\(String(describing: change.oldValue)) → \(String(describing: change.newValue))")
+    }
+    for round in 0..<3 {
+      person.nickname = "Al\(round)"
+      #expect(try person.value(forKey: "nickname") as? String == "Al\(round)")
+      #expect(try person.value(forKey: "age") as? Int == 0)
+      person.nickname = nil
+      #expect(try person.value(forKey: "nickname") == nil)
+      #expect(try person.value(forKey: "friend") == nil)
+    }
+    #expect(
+      log.all == [
+        "Optional(nil) → Optional(Optional(\"Al0\"))",
+        "Optional(Optional(\"Al0\")) → Optional(nil)",
+        "Optional(nil) → Optional(Optional(\"Al1\"))",
+        "Optional(Optional(\"Al1\")) → Optional(nil)",
+        "Optional(nil) → Optional(Optional(\"Al2\"))",
+        "Optional(Optional(\"Al2\")) → Optional(nil)",
+      ])
+    _ = token
+  }
+
   @Test("a set through key-value coding notifies exactly once")
   func setNotifiesOnce() throws {
     let order = Order()
