@@ -16,6 +16,9 @@ enum ValueText {
   static func quoted(_ value: Any?) -> String {
     switch value {
     case nil: return "nil"
+    // Counts and quantities first: each `as` below is a runtime cast (the array and protocol
+    // ones cost thousands of instructions), and `get contents.@count` is a common line.
+    case let integer as Int: return integer.keyValueText
     case let string as String: return quote(string)
     case let content as PackageContent: return "\(content.title) ×\(content.quantity)"
     case let person as Person: return "Person(\(quote(person.fullName)))"
