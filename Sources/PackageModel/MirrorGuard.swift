@@ -6,7 +6,9 @@ import Foundation
 /// pipe would write it straight back into the model (and the reverse). `removeDuplicates()`
 /// cannot stop that, because the echoed value is new to the other pipe. Both pipes filter
 /// through one guard instead: a value equal to the last one that crossed is an echo.
-/// Thread-safe.
+/// Thread-safe. `Value`'s `==` runs with the guard's lock held, so that checking and storing are
+/// one step: use it with values whose equality is plain data (the view model's are `String`s),
+/// never with an `==` that could reach back into the guard.
 package final class MirrorGuard<Value: Equatable>: @unchecked Sendable {
   // @unchecked: `last` and `hasLast` are behind `lock`.
   private let lock = NSLock()
