@@ -42,7 +42,7 @@ final class OneLineOutput: EditorOutput {
   /// Whether `text` holds any character that ``isControl(_:)``.
   ///
   /// Every printed line is checked, so this reads the UTF-8 bytes rather than decoding scalars
-  /// (about ten times faster): a control character is a byte below 0x20 or 0x7F, a C1 control
+  /// (about twice as fast): a control character is a byte below 0x20 or 0x7F, a C1 control
   /// (`C2 80`…`C2 9F`), or one of the separators and bidirectional controls, all of which are
   /// `E2 80 xx` or `E2 81 xx`. A valid UTF-8 continuation byte is never `C2` or `E2`, so a lead
   /// byte can be recognized anywhere.
