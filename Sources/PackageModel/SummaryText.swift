@@ -11,8 +11,16 @@ struct SummaryText {
   /// The text written so far.
   var string: String { String(decoding: bytes, as: UTF8.self) }
 
+  /// Appends `text`, copying its UTF-8 storage in one go where it has one (a native string,
+  /// small or not, does).
   mutating func append(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+    if copied == nil { bytes.append(contentsOf: text.utf8) }
+  }
+
+  /// Appends a literal part of the line (straight from the binary's constant bytes).
+  mutating func append(_ literal: StaticString) {
+    literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
   /// A whole number in decimal, with a leading `-` if it is negative.
