@@ -85,15 +85,11 @@ extension Result.Publisher {
     -> Result<Output, Failure>.Publisher
   { self }
 
-  /// The value, or the error `areInIncreasingOrder` throws comparing it with itself, now.
+  /// The value, or the error `areInIncreasingOrder` throws comparing it with itself, now: the
+  /// same answer as ``tryMin(by:)``, since one value is both.
   public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool)
     -> Result<Output, any Error>.Publisher
-  {
-    trying { output in
-      _ = try areInIncreasingOrder(output, output)
-      return output
-    }
-  }
+  { tryMin(by: areInIncreasingOrder) }
 
   /// 1 for a value; a failure passes through.
   public func count() -> Result<Int, Failure>.Publisher {
