@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Which dynamic types are `Optional`s, remembered per type.
 ///
 /// Values reach key-value coding and string observations boxed as `Any`, and every one is
@@ -8,14 +6,17 @@ import Synchronization
 /// are not optionals, and a type's answer never changes, so it is asked once per type. The
 /// table only grows by the types a program boxes.
 enum OptionalTypes {
-  private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
+  // Guarded by `lock` (KVOLite's `Lock`, whose atomics the thread sanitizer sees; it does not
+  // model `Synchronization.Mutex`'s futex), as ``GenericKeyTables`` guards its tables.
+  private static let lock = Lock()
+  nonisolated(unsafe) private static var known: [ObjectIdentifier: Bool] = [:]
 
-  /// Whether `type` is an `Optional`.
+  /// Whether `type` is an `Optional`. The runtime is asked outside the lock.
   static func contains(_ type: any Any.Type) -> Bool {
     let key = ObjectIdentifier(type)
-    if let answer = known.withLock({ $0[key] }) { return answer }
+    if let answer = lock.withLock({ known[key] }) { return answer }
     let answer = type is any OptionalProtocol.Type
-    known.withLock { $0[key] = answer }
+    lock.withLock { known[key] = answer }
     return answer
   }
 }
