@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "PackageModel", targets: ["PackageModel"]),
     .executable(name: "package-editor", targets: ["PackageEditorCLI"]),
     .executable(name: "kvolite-benchmarks", targets: ["KVOLiteBenchmarks"]),
+    .executable(name: "kvolite-stress", targets: ["KVOLiteStress"]),
   ],
   targets: [
     .target(name: "KVOLite"),
@@ -16,7 +17,9 @@ let package = Package(
     .target(name: "CHeapStats"),
     .executableTarget(
       name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "PackageModel", "CHeapStats"]),
+    .executableTarget(name: "KVOLiteStress", dependencies: ["KVOLite"]),
     .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite"]),
+    .testTarget(name: "StressTests", dependencies: ["KVOLiteStress"]),
     .testTarget(name: "PackageModelTests", dependencies: ["PackageModel"]),
     .testTarget(name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI"]),
   ],

@@ -1,0 +1,7 @@
+/// Every scenario, in the order they run.
+enum StressScenarios {
+  static var all: [StressScenario] {
+    ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
+      + SubjectScenarios.all + OperatorScenarios.all
+  }
+}
