@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -8,55 +6,95 @@ import Synchronization
   import Darwin
 #endif
 
-/// A small test-and-test-and-set lock for very short critical sections.
+/// KVOLite's lock: the platform's mutex (`pthread_mutex_t`, `os_unfair_lock` on Apple
+/// platforms), allocated once so that it never moves.
 ///
-/// Every set of an ``Observed`` property takes its object's lock once, so the lock is on the
-/// hottest path of the library. `Synchronization.Mutex` unlocks with a compare-and-swap (it must
-/// look for futex waiters); this lock unlocks with a plain releasing store, which halves the
-/// uncontended cost. The price is that waiters spin and then yield instead of sleeping, which is
-/// only acceptable because no critical section in KVOLite calls out, allocates much or blocks:
-/// callbacks, getters and user code always run after `unlock()`.
+/// Why the platform's mutex and not a lock built on `Synchronization`'s atomics: locking and
+/// unlocking are calls into the C library, which the optimizer cannot see into, so it must
+/// assume that they may release any object. It therefore never moves a retain of a value read
+/// under the lock to after the unlock (where another thread may already have released the
+/// value). With an inlined atomic store as the unlock, release builds did exactly that, and a
+/// get racing a set read freed memory. The thread sanitizer also knows these calls, which it
+/// does not for `Synchronization.Mutex` (its slow path lives in the uninstrumented toolchain
+/// library).
 ///
-/// It is a noncopyable struct so that it lives inline in its owner (one allocation fewer per
-/// observable object).
+/// The rule for every lock in KVOLite: a critical section copies or swaps state and returns;
+/// it never calls out (handlers, getters, user closures, `==`, a `deinit` through a release).
+/// What it replaced is released after unlocking.
 @usableFromInline
 struct Lock: ~Copyable, @unchecked Sendable {
-  // 0 = free, 1 = held. Atomic so that the thread sanitizer sees the acquire/release pairs.
-  @usableFromInline let word = Atomic<UInt8>(0)
+  // @unchecked: the mutex is the synchronization.
+  @usableFromInline let mutex: UnsafeMutablePointer<LockPrimitive>
 
-  @usableFromInline init() {}
-
-  @inlinable @inline(__always)
-  func lock() {
-    if word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
-    lockSlow()
+  @usableFromInline init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initializeLock()
   }
 
-  @usableFromInline @inline(never)
-  func lockSlow() {
-    var spins = 0
-    while true {
-      // Test before test-and-set: spin on a load so the cache line is not bounced.
-      if word.load(ordering: .relaxed) == 0,
-        word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-      {
-        return
-      }
-      spins += 1
-      if spins > 64 { sched_yield() }
-    }
+  deinit {
+    mutex.destroyLock()
+    mutex.deallocate()
   }
 
   @inlinable @inline(__always)
-  func unlock() {
-    word.store(0, ordering: .releasing)
-  }
+  func lock() { mutex.acquire() }
 
-  /// Runs `body` with the lock held. `body` must not call out to user code.
+  @inlinable @inline(__always)
+  func unlock() { mutex.release() }
+
+  /// Runs `body` with the lock held and returns what it returns, copied before the unlock.
+  /// `body` must not call out to user code.
   @inlinable @inline(__always)
   func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    lock()
-    defer { unlock() }
+    mutex.acquire()
+    defer { mutex.release() }
     return try body()
+  }
+}
+
+#if canImport(Darwin)
+  @usableFromInline typealias LockPrimitive = os_unfair_lock
+#else
+  @usableFromInline typealias LockPrimitive = pthread_mutex_t
+#endif
+
+extension UnsafeMutablePointer where Pointee == LockPrimitive {
+  /// Initializes the mutex at this (allocated, uninitialized) address.
+  @usableFromInline
+  func initializeLock() {
+    #if canImport(Darwin)
+      initialize(to: os_unfair_lock())
+    #else
+      let status = pthread_mutex_init(self, nil)
+      precondition(status == 0, "KVOLite: pthread_mutex_init failed (\(status))")
+    #endif
+  }
+
+  /// Destroys the mutex, which must be unlocked.
+  @usableFromInline
+  func destroyLock() {
+    #if canImport(Darwin)
+      deinitialize(count: 1)
+    #else
+      pthread_mutex_destroy(self)
+    #endif
+  }
+
+  @inlinable @inline(__always)
+  func acquire() {
+    #if canImport(Darwin)
+      os_unfair_lock_lock(self)
+    #else
+      pthread_mutex_lock(self)
+    #endif
+  }
+
+  @inlinable @inline(__always)
+  func release() {
+    #if canImport(Darwin)
+      os_unfair_lock_unlock(self)
+    #else
+      pthread_mutex_unlock(self)
+    #endif
   }
 }

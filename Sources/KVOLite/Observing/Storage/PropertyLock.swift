@@ -1,35 +1,29 @@
-import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// The lock that guards the ``Observed`` properties of an object: one of a fixed table of spin
-/// locks, chosen by the object's address.
+/// The lock that guards the ``Observed`` properties of an object: one of a fixed table of
+/// platform mutexes (see ``Lock``), chosen by the object's address.
 ///
 /// An object's properties are reached through key-path projections, and a projection that
 /// yields a property's address is an exclusive (modify) access in Swift's model: two threads
 /// must never make it at once. So the lock has to be found *before* the property is touched,
 /// from the object's address alone; a lock per object would need a field of its own that
-/// cannot be reached without such an access. A table of 1,024 locks, each on its own cache
-/// line, hashed by address, gives every object a lock that costs nothing to find; objects that
-/// share a lock only wait for each other's few instructions (no critical section calls out,
-/// allocates or blocks: handlers, getters and releases run after unlocking).
+/// cannot be reached without such an access. A table of 1,024 mutexes, each on its own cache
+/// line, hashed by address, gives every object a lock that costs nothing to find. Objects that
+/// share a lock only wait for each other's few instructions: no critical section calls out,
+/// and none takes a second property lock (two objects may share one), so handlers, getters
+/// and releases run after unlocking.
 @usableFromInline
 struct PropertyLock {
   @usableFromInline static let count = 1024
-  /// The table: `count` words, 64 bytes apart. Never freed.
+  /// The table: `count` mutexes, 64 bytes apart. Never freed.
   @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
+    precondition(MemoryLayout<LockPrimitive>.size <= 64)
     let table = UnsafeMutableRawPointer.allocate(byteCount: count * 64, alignment: 64)
-    table.initializeMemory(as: UInt8.self, repeating: 0, count: count * 64)
+    for index in 0..<count {
+      (table + index * 64).bindMemory(to: LockPrimitive.self, capacity: 1).initializeLock()
+    }
     return table
   }()
 
-  @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt32>>
+  @usableFromInline let mutex: UnsafeMutablePointer<LockPrimitive>
 
   /// The lock of the object at `address`.
   @inlinable @inline(__always)
@@ -37,34 +31,14 @@ struct PropertyLock {
     // Objects are 16-byte aligned; a multiplicative hash spreads neighbours over the table.
     let hash = (UInt(bitPattern: address) >> 4) &* 0x9E37_79B9_7F4A_7C15
     let index = Int(truncatingIfNeeded: hash >> (UInt.bitWidth - 10))
-    word = (PropertyLock.table + index &* 64).assumingMemoryBound(to: Atomic<UInt32>.self)
+    mutex = (PropertyLock.table + index &* 64).assumingMemoryBound(to: LockPrimitive.self)
   }
 
   @inlinable @inline(__always)
-  func lock() {
-    if !word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      lockContended()
-    }
-  }
-
-  @usableFromInline @inline(never)
-  func lockContended() {
-    var spins = 0
-    while true {
-      if word.pointee.load(ordering: .relaxed) == 0,
-        word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-      {
-        return
-      }
-      spins += 1
-      if spins > 64 { sched_yield() }
-    }
-  }
+  func lock() { mutex.acquire() }
 
   @inlinable @inline(__always)
-  func unlock() {
-    word.pointee.store(0, ordering: .releasing)
-  }
+  func unlock() { mutex.release() }
 }
 
 /// The state field at the start of every ``Observed`` storage, guarded by the object's
