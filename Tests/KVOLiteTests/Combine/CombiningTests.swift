@@ -23,6 +23,30 @@ struct CombiningTests {
     _ = cancellable
   }
 
+  @Test(
+    "combineLatest fed from two threads delivers pairs in the order it made them, ending on both last values"
+  )
+  func combineLatestFromTwoThreads() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let rounds = 20_000
+    let state = Locked<(last: (Int, Int)?, backwards: Int)>((nil, 0))
+    let cancellable = a.combineLatest(b).sink { pair in
+      state.withLock { state in
+        if let last = state.last, pair.0 < last.0 || pair.1 < last.1 { state.backwards += 1 }
+        state.last = pair
+      }
+    }
+    race(workers: 2) { worker in
+      let subject = worker == 0 ? a : b
+      for value in 0..<rounds { subject.send(value) }
+    }
+    let (last, backwards) = state.withLock { $0 }
+    #expect(backwards == 0)
+    #expect(last.map { $0 == (rounds - 1, rounds - 1) } == true)
+    _ = cancellable
+  }
+
   @Test("combineLatest passes each request to both upstreams and sends only what was asked for")
   func combineLatestDemand() {
     let history = Log<Event<Int>>()

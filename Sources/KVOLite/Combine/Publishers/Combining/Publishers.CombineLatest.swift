@@ -114,21 +114,25 @@ where Downstream.Input == (First, Second) {
     if demand > 0 { subscription.request(demand) }
   }
 
+  /// Stores `value` and sends the new combination if there is demand for it. The store and the
+  /// send happen with `delivery` held, so that combinations reach downstream in the order they
+  /// were made: with upstreams sending from several threads, the last combination delivered is
+  /// the latest values of both.
   private func receive(_ value: Either<First, Second>) -> Subscribers.Demand {
-    lock.lock()
-    guard !isTerminated else {
-      lock.unlock()
-      return .none
+    delivery.withLock {
+      lock.lock()
+      guard !isTerminated else { return lock.unlock() }
+      switch value {
+      case .first(let value): first = value
+      case .second(let value): second = value
+      }
+      emitIfPossible()
     }
-    switch value {
-    case .first(let value): first = value
-    case .second(let value): second = value
-    }
-    emitIfPossible()
     return .none
   }
 
-  /// With the lock held: sends the combination if there is one and demand for it; unlocks.
+  /// With `delivery` and the lock held: sends the combination if there is one and demand for
+  /// it; unlocks the lock (`delivery` stays held).
   private func emitIfPossible() {
     guard let first, let second else { return lock.unlock() }
     guard demand > 0 else {
@@ -138,7 +142,7 @@ where Downstream.Input == (First, Second) {
     pending = false
     demand -= 1
     lock.unlock()
-    let more = delivery.withLock { downstream.receive((first, second)) }
+    let more = downstream.receive((first, second))
     lock.withLock { demand += more }
   }
 
@@ -163,14 +167,20 @@ where Downstream.Input == (First, Second) {
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    lock.lock()
-    guard !isTerminated else { return lock.unlock() }
-    demand += newDemand
-    let upstreams = self.upstreams
-    if pending {
-      emitIfPossible()
-    } else {
-      lock.unlock()
+    let upstreams = delivery.withLock { () -> [(any Subscription)?] in
+      lock.lock()
+      guard !isTerminated else {
+        lock.unlock()
+        return []
+      }
+      demand += newDemand
+      let upstreams = self.upstreams
+      if pending {
+        emitIfPossible()
+      } else {
+        lock.unlock()
+      }
+      return upstreams
     }
     for upstream in upstreams { upstream?.request(newDemand) }
   }
