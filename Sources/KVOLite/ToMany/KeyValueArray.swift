@@ -16,10 +16,12 @@ import Foundation
 /// The proxy is live (it reads the current array) and holds its object strongly; it is meant to
 /// be used and dropped. Mutations may be made from any thread: each is checked and applied under
 /// the object's lock. A mutation with an index out of range throws and changes nothing. When
-/// the key is observed, the check happens again after the will-time notifications; if another
-/// thread changed the array meanwhile so that the indexes no longer fit, the mutation is dropped
-/// (observers then saw its prior notification only). Serialize structural changes to one
-/// relationship if that matters.
+/// the key is observed, the will-time notifications run without the lock, so another thread may
+/// change the array before the mutation is applied: the mutation is then made again from the
+/// array as it is (an append still appends at the end, `removeAll` removes what is there) and
+/// checked again; if its indexes no longer fit, it throws and changes nothing (observers saw
+/// its prior notification only). Nothing is dropped silently. Serialize structural changes to
+/// one relationship if the indexes of the prior notification matter.
 public struct KeyValueArray<Root: KeyValueObservable, Element> {
   // Inlinable throughout, so that clients specialize it for their element type.
   @usableFromInline let object: Root

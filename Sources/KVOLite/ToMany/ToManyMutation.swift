@@ -91,27 +91,41 @@ extension ToManyMutation {
       let context = registrar.existingContextUnretained?.takeUnretainedValue(),
       let held = context.beginDelivery(key: index)
     else {
+      // The elements that leave are released after unlocking (a release may run a deinit).
+      let leaving =
+        mutation.kind == .insertion ? [] : mutation.indexes.map { storage.pointee.value[$0] }
       mutation.apply(to: &storage.pointee.value)
       // Nobody is left to notify: clear the observed bit, as a set would.
       storage.pointee.state = state & ~StorageState.observed
       lock.unlock()
+      withExtendedLifetime(leaving) {}
       return
     }
     let removed: [Element]? =
       mutation.kind == .insertion ? nil : mutation.indexes.map { storage.pointee.value[$0] }
     lock.unlock()
-    let frame = ChangeFrame.willChange(
-      object, list: held.takeUnretainedValue(), kind: mutation.kind,
-      indexes: IndexSet(mutation.indexes), old: removed)
+    let list = held.takeUnretainedValue()
+    defer { context.endDelivery(held) }
+    var frame = ChangeFrame.willChange(
+      object, list: list, kind: mutation.kind, indexes: IndexSet(mutation.indexes), old: removed)
+    // The will-time notifications ran without the lock, so another thread may have changed the
+    // array meanwhile: the mutation is made again from the array as it is now (an append goes
+    // to the end as it is now), checked again, and applied or thrown, so that nothing is lost
+    // silently. Observers saw the prior notification of the first attempt only.
     lock.lock()
-    // Another thread may have changed the array meanwhile: apply only what still fits.
-    let fits = (try? mutation.validate(count: storage.pointee.value.count, path: path)) != nil
-    if fits { mutation.apply(to: &storage.pointee.value) }
-    lock.unlock()
-    if fits {
-      frame.didChange(
-        object, old: removed, new: mutation.kind == .removal ? nil : mutation.elements)
+    let final = makeMutation(storage.pointee.value)
+    do {
+      try final.validate(count: storage.pointee.value.count, path: path)
+    } catch {
+      lock.unlock()
+      throw error
     }
-    context.endDelivery(held)
+    guard !final.indexes.isEmpty else { return lock.unlock() }  // A removeAll of nothing left.
+    let finalRemoved: [Element]? =
+      final.kind == .insertion ? nil : final.indexes.map { storage.pointee.value[$0] }
+    final.apply(to: &storage.pointee.value)
+    lock.unlock()
+    if final.indexes != mutation.indexes { frame.indexes = IndexSet(final.indexes) }
+    frame.didChange(object, old: finalRemoved, new: final.kind == .removal ? nil : final.elements)
   }
 }

@@ -106,6 +106,34 @@ struct KeyValueArrayTests {
     _ = (count, derived)
   }
 
+  @Test("an observed append racing removals is never dropped: it appends at the end as it is then")
+  func appendRacingRemovals() throws {
+    let order = Order()
+    let insertions = Counter()
+    let removals = Counter()
+    let token = try order.observe("items", options: [.new]) { change in
+      switch change.kind {
+      case .insertion: insertions.increment()
+      case .removal: removals.increment()
+      default: break
+      }
+    }
+    let rounds = 5_000
+    race(workers: 2) { worker in
+      guard let items = try? order.mutableArrayValue(for: \.items) else { return }
+      for round in 0..<rounds {
+        if worker == 0 {
+          items.append(Item("item \(round)"))
+        } else {
+          _ = try? items.remove(at: 0)
+        }
+      }
+    }
+    #expect(insertions.count == rounds)
+    #expect(insertions.count - removals.count == order.items.count)
+    _ = token
+  }
+
   @Test("an out-of-range mutation throws, changes nothing and notifies nobody")
   func outOfRange() throws {
     let order = Order()

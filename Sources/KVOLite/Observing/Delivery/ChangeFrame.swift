@@ -9,7 +9,9 @@ import Foundation
 @usableFromInline
 struct ChangeFrame {
   @usableFromInline let kind: KeyValueChangeKind
-  @usableFromInline let indexes: IndexSet?
+  /// For a to-many change, its indexes; the did-phase may correct them (a mutation made again
+  /// after the will-phase, see ``ToManyMutation``).
+  @usableFromInline var indexes: IndexSet?
   /// The list the change was delivered from (kept alive for the frame's life).
   @usableFromInline let list: ObserverList
   /// Path observations met at will-time, with the old value each read for itself, by
