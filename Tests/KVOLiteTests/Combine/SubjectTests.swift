@@ -1,3 +1,4 @@
+import Foundation
 import KVOLite
 import Testing
 
@@ -27,6 +28,37 @@ struct SubjectTests {
     let late = TrackingSubscriber<Int, TestError>()
     subject.subscribe(late)
     #expect(late.events == [.subscription, .failed(TestError())])
+  }
+
+  @Test("a send racing send(completion:) never reaches a subscriber after its completion")
+  func noValueAfterCompletion() {
+    let rounds = 300
+    let late = Counter()
+    let completions = Counter()
+    for _ in 0..<rounds {
+      let subject = PassthroughSubject<Int, TestError>()
+      let history = Log<Event<Int>>()
+      subject.subscribe(TrackingSubscriber<Int, TestError>(history: history))
+      // More senders than cores, so that a sender is often preempted between deciding to
+      // deliver and delivering, while the completion goes out.
+      race(workers: 5) { worker in
+        if worker < 4 {
+          for value in 0..<200 { subject.send(value) }
+        } else {
+          for _ in 0..<50 { sched_yield() }
+          subject.send(completion: .finished)
+        }
+      }
+      let events = history.all
+      guard let end = events.firstIndex(of: .finished) else { continue }
+      completions.increment()
+      if events[end...].dropFirst().contains(where: { if case .value = $0 { true } else { false } })
+      {
+        late.increment()
+      }
+    }
+    #expect(completions.count == rounds)
+    #expect(late.count == 0)
   }
 
   @Test("a current-value subject sends its value on the first request, and the latest after a wait")

@@ -58,25 +58,33 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     return (slot.move(), owner.take())
   }
 
+  /// Delivers `value` if the subscriber is live and has demand for it.
+  ///
+  /// The check and the delivery both happen with `delivery` held, and ``finish(_:)`` ends the
+  /// conduit before it takes `delivery` to send the completion: so a value either reaches the
+  /// subscriber before its completion or not at all, whichever thread sends what.
   @inlinable override func offer(_ value: Output) {
-    lock.lock()
-    guard isLive else { return lock.unlock() }
-    let downstream = slot.pointee
-    if core.kind != .ignoresDemand {
-      guard demand > 0 else {
-        deliveredCurrentValue = false
-        return lock.unlock()
+    delivery.withLock {
+      lock.lock()
+      guard isLive else { return lock.unlock() }
+      if core.kind != .ignoresDemand {
+        guard demand > 0 else {
+          deliveredCurrentValue = false
+          return lock.unlock()
+        }
+        demand -= 1
       }
-      demand -= 1
+      deliveredCurrentValue = true
+      let downstream = slot.pointee
+      lock.unlock()
+      receive(value, downstream)
     }
-    deliveredCurrentValue = true
-    lock.unlock()
-    deliver(value, to: downstream)
   }
 
-  /// Delivers one value, then adds the demand the subscriber answers with.
-  @inlinable func deliver(_ value: Output, to downstream: Downstream) {
-    let more = delivery.withLock { downstream.receive(value) }
+  /// Delivers one value, then adds the demand the subscriber answers with. Call with `delivery`
+  /// held.
+  @inlinable func receive(_ value: Output, _ downstream: Downstream) {
+    let more = downstream.receive(value)
     guard more > 0 else { return }
     lock.withLock { demand += more }
   }
@@ -96,16 +104,20 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     lock.lock()
     guard isLive else { return lock.unlock() }
     demand += newDemand
-    if core.kind.hasValue, !deliveredCurrentValue {
-      let downstream = slot.pointee
-      deliveredCurrentValue = true
-      demand -= 1
+    guard core.kind.hasValue, !deliveredCurrentValue else {
       lock.unlock()
-      deliver(core.value, to: downstream)
-      return
+      return core.acknowledgeDemand()
     }
     lock.unlock()
-    core.acknowledgeDemand()
+    delivery.withLock {
+      lock.lock()
+      guard isLive, !deliveredCurrentValue, demand > 0 else { return lock.unlock() }
+      deliveredCurrentValue = true
+      demand -= 1
+      let downstream = slot.pointee
+      lock.unlock()
+      receive(core.value, downstream)
+    }
   }
 
   @inlinable func cancel() {
