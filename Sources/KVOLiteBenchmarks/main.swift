@@ -36,6 +36,13 @@ for workload in workloads where filter.map({ workload.name.contains($0) }) ?? tr
 if filter.map({ "M  heap bytes".contains($0) }) ?? true {
   Report.printMemory(MemoryWorkload.run())
 }
+if filter.map({ "C2 100,000 observers".contains($0) }) ?? true {
+  let (register, invalidate) = ScaleWorkload.run(rounds: quick ? 3 : 5)
+  print(
+    "| C2 100,000 observers of one key: register all / invalidate all | KVOLite | "
+      + "\(Report.format1(register)) ms / \(Report.format1(invalidate)) ms | — | — | well under 1 s each |"
+  )
+}
 if filter.map({ "R  package-editor".contains($0) }) ?? true {
   switch EditorWorkload.run() {
   case .success(let seconds):

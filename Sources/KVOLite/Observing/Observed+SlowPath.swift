@@ -4,9 +4,9 @@ extension Observed {
   /// key's observers around the write, with the lock released.
   ///
   /// Inlinable so that it is specialized for the property's type in the client (no boxing for
-  /// typed observers), never inlined so that setters stay small. Lock order: the object's
-  /// property lock, then the registrar's; the registrar never takes a property lock while
-  /// holding its own.
+  /// typed observers), never inlined so that setters stay small. It takes no lock but the
+  /// property lock it was entered with (the observer list is published to it under that lock;
+  /// see ``RegistrarContext``), and calls observers only after unlocking it.
   @inlinable @inline(never)
   static func setObserved<Root: KeyValueObservable>(
     _ owner: Unmanaged<Root>, _ storage: UnsafeMutablePointer<Observed<Value>>,
@@ -15,11 +15,11 @@ extension Observed {
   ) {
     let state = storage.pointee.state
     let key = StorageState.keyIndex(of: state)
-    // Nothing here is retained: the caller holds the object, which holds its registrar, which
-    // holds its context, which holds the list while the delivery is counted.
+    // The object is not retained: the caller holds it, and it holds its registrar, which
+    // holds its context.
     owner._withUnsafeGuaranteedRef { object in
       guard let context = object.observationRegistrar.existingContextUnretained,
-        let held = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
+        let list = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
       else {
         // The last observer is gone: sets of this property are fast again.
         storage.pointee.state = state & ~StorageState.observed
@@ -28,15 +28,13 @@ extension Observed {
         _ = old
         return
       }
-      held._withUnsafeGuaranteedRef { list in
-        deliverSetting(object, list, storage, lock, newValue)
-      }
-      context._withUnsafeGuaranteedRef { $0.endDelivery(held) }
+      deliverSetting(object, list, storage, lock, newValue)
+      context._withUnsafeGuaranteedRef { $0.endDelivery(list) }
     }
   }
 
-  /// The rest of ``setObserved(_:_:_:_:)``: the object is locked, and `list` counted in
-  /// flight.
+  /// The rest of ``setObserved(_:_:_:_:)``: the object is locked, and `list` retained and
+  /// counted in flight.
   @inlinable @inline(__always)
   static func deliverSetting<Root: KeyValueObservable>(
     _ object: Root, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,

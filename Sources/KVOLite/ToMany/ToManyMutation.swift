@@ -89,7 +89,7 @@ extension ToManyMutation {
     // The context is held by the registrar, held by the object, held by the caller.
     guard state & StorageState.observed != 0,
       let context = registrar.existingContextUnretained?.takeUnretainedValue(),
-      let held = context.beginDelivery(key: index)
+      let list = context.beginDelivery(key: index)
     else {
       // The elements that leave are released after unlocking (a release may run a deinit).
       let leaving =
@@ -104,8 +104,7 @@ extension ToManyMutation {
     let removed: [Element]? =
       mutation.kind == .insertion ? nil : mutation.indexes.map { storage.pointee.value[$0] }
     lock.unlock()
-    let list = held.takeUnretainedValue()
-    defer { context.endDelivery(held) }
+    defer { context.endDelivery(list) }
     var frame = ChangeFrame.willChange(
       object, list: list, kind: mutation.kind, indexes: IndexSet(mutation.indexes), old: removed)
     // The will-time notifications ran without the lock, so another thread may have changed the

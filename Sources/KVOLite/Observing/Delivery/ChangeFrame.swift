@@ -14,8 +14,11 @@ struct ChangeFrame {
   @usableFromInline var indexes: IndexSet?
   /// The list the change was delivered from (kept alive for the frame's life).
   @usableFromInline let list: ObserverList
+  /// The observers of the change, as the list held them at will-time: observers added later
+  /// do not get the change, removed ones are skipped (they are inactive).
+  @usableFromInline var triggers: [Trigger] = []
   /// Path observations met at will-time, with the old value each read for itself, by
-  /// position in `list`.
+  /// position in `triggers`.
   @usableFromInline var pathOlds: [Int: Any?] = [:]
 
   @inlinable
@@ -92,7 +95,7 @@ extension ChangeFrame {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
     var seen: [ObjectIdentifier] = []
-    let triggers = list.withTriggers { Array($0) }
+    triggers = list.triggers
     for (position, trigger) in triggers.enumerated() where trigger.isActive {
       if let (observation, _, _) = trigger.path {
         // One notification per observation, however many of its links this change hits.
@@ -110,7 +113,6 @@ extension ChangeFrame {
   func walkDid(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
-    let triggers = list.withTriggers { Array($0) }
     for (position, trigger) in triggers.enumerated() where trigger.isActive {
       if let (observation, _, isLeaf) = trigger.path {
         // Only the links the will-phase met (an observation added since was not there).

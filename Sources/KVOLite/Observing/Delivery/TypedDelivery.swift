@@ -3,12 +3,11 @@
 ///
 /// Each change record the observers need is built once per set (at most four: with or without
 /// old and new values), before the new value moves into the storage, so that a set copies the
-/// values once per record, not once per observer; triggers are visited without being retained
-/// (the list holds them, and the registrar holds the list while the delivery is counted in
-/// flight).
+/// values once per record, not once per observer. Triggers are visited without being retained
+/// (the list holds them, and the delivery holds the list).
 extension ObserverList {
   /// Delivers a setting to every active trigger. The caller builds the records (see
-  /// ``Observed/setObserved(_:_:_:_:_:_:)``); each observer gets the one its options ask for.
+  /// ``Observed/setObserved(_:_:_:_:)``); each observer gets the one its options ask for.
   @inlinable
   func deliverSetting<Value>(
     _ object: AnyObject, bare: KeyValueChange<Value>, newOnly: KeyValueChange<Value>,
@@ -16,18 +15,14 @@ extension ObserverList {
   ) {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
-    withTriggers { triggers in
-      for index in triggers.indices {
-        Unmanaged.passUnretained(triggers[index])._withUnsafeGuaranteedRef { trigger in
-          guard trigger.isActive else { return }
-          let typed = unsafeDowncast(trigger, to: ValueTrigger<Value>.self)
-          switch (trigger.wantsOld, trigger.wantsNew) {
-          case (false, true): typed.deliver(object, newOnly)
-          case (false, false): typed.deliver(object, bare)
-          case (true, true): typed.deliver(object, both)
-          case (true, false): typed.deliver(object, oldOnly)
-          }
-        }
+    forEachTrigger { trigger in
+      guard trigger.isActive else { return }
+      let typed = unsafeDowncast(trigger, to: ValueTrigger<Value>.self)
+      switch (trigger.wantsOld, trigger.wantsNew) {
+      case (false, true): typed.deliver(object, newOnly)
+      case (false, false): typed.deliver(object, bare)
+      case (true, true): typed.deliver(object, both)
+      case (true, false): typed.deliver(object, oldOnly)
       }
     }
   }

@@ -1,75 +1,91 @@
 import Synchronization
 
-/// The observers of one key of one object, in registration order: an immutable snapshot.
+/// The observers of one key of one object, in registration order.
 ///
-/// A registrar replaces a key's list whenever an observer comes or goes, so a delivery can
-/// iterate the list it took without holding any lock and without seeing observers added during
-/// it. A delivery does not retain its list: it counts itself in the list's in-flight count (the
-/// increment under the registrar's lock, the decrement after its last use of the list, without
-/// the lock), and the registrar keeps every list whose count is not zero, current or replaced
-/// ("retired"), until the count drops. That count is also what
-/// ``ObservationToken/invalidate()`` waits on.
+/// Deliveries iterate a list without any lock. They count themselves in its in-flight count
+/// while they do (the increment under the object's property lock, the decrement after their
+/// last use of the list), and they hold a strong reference to it. The registrar changes a
+/// list only with its own lock and then the property lock held:
 ///
-/// One allocation: the triggers are stored after the header (a `ManagedBuffer`).
+/// - in place, when no delivery iterates it (the count is zero, and no delivery can start
+///   while the property lock is held): an observer registered after every other one is
+///   appended, a removed one leaves an empty slot behind (found by binary search on the
+///   registration order). Both cost O(1) (amortized: the slots are compacted when half are
+///   empty, and the buffer doubles when it is full);
+/// - otherwise, by replacing it with a changed copy (compacted), so that deliveries in flight
+///   go on iterating the list they began with, unchanged.
+///
+/// One allocation: the entries are stored after the header (a `ManagedBuffer`).
 @usableFromInline
-final class ObserverList: ManagedBuffer<ObserverList.Header, Trigger> {
-  // Immutable but for the in-flight count, which is only accessed atomically; shared between
-  // threads by the registrar context, which is `@unchecked Sendable` for that reason.
+final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry> {
+  // Shared between threads under the rules above; the in-flight count is only accessed
+  // atomically.
 
   @usableFromInline
   struct Header {
-    @usableFromInline let count: Int
+    /// The key whose observers these are.
+    @usableFromInline let keyIndex: Int
+    /// Slots in use, with observers or emptied by a removal.
+    @usableFromInline var count: Int
+    /// Slots with an observer.
+    @usableFromInline var live: Int
     /// A set needs a will-phase: some observer wants a prior notification, or is a link of a
-    /// path observation (which reads its old value through the chain at will-time).
-    @usableFromInline let needsWillPhase: Bool
-    /// Some typed observer wants the old value.
-    @usableFromInline let wantsOld: Bool
+    /// path observation (which reads its old value through the chain at will-time). May stay
+    /// set after the observer that needed it is removed (until the list is next copied).
+    @usableFromInline var needsWillPhase: Bool
+    /// Some typed observer wants the old value (may stay set, as above).
+    @usableFromInline var wantsOld: Bool
     /// Which option combinations typed observers use: bit
     /// `(wantsOld ? 2 : 0) + (wantsNew ? 1 : 0)` is set for each, so that a delivery builds only
-    /// the change records someone needs.
-    @usableFromInline let recordKinds: UInt8
+    /// the change records someone needs (may keep bits, as above).
+    @usableFromInline var recordKinds: UInt8
     /// Deliveries iterating the list now; accessed only through ``ObserverList/inFlight``.
     @usableFromInline var inFlightStorage = 0
   }
 
-  /// Makes a list of the triggers of `parts`, in order (already in registration order).
-  static func make(_ parts: UnsafeBufferPointer<Trigger>...) -> ObserverList {
-    let count = parts.reduce(0) { $0 + $1.count }
-    let list = create(minimumCapacity: count) { _ in
-      Header(
-        count: count,
-        needsWillPhase: parts.contains { $0.contains { $0.wantsPrior || !$0.isTyped } },
-        wantsOld: parts.contains { $0.contains { $0.isTyped && $0.wantsOld } },
-        recordKinds: parts.reduce(0) { kinds, part in
-          part.reduce(kinds) { kinds, trigger in
-            kinds | 1 << ((trigger.wantsOld ? 2 : 0) + (trigger.wantsNew ? 1 : 0))
-          }
-        })
-    }
-    list.withUnsafeMutablePointerToElements { elements in
-      var next = elements
-      for part in parts {
-        _ = UnsafeMutableBufferPointer(start: next, count: part.count).initialize(from: part)
-        next += part.count
-      }
-    }
-    return unsafeDowncast(list, to: ObserverList.self)
+  /// One slot: an observer, retained by the list, or `nil` once it was removed in place. The
+  /// registration order stays, so that the slots remain sorted for binary search. (Unmanaged,
+  /// so that a delivery visits the observers without retaining each.)
+  @usableFromInline
+  struct Entry {
+    @usableFromInline let order: UInt64
+    @usableFromInline var trigger: Unmanaged<Trigger>?
   }
 
-  /// A list of one trigger.
-  static func make(_ trigger: Trigger) -> ObserverList {
-    withUnsafePointer(to: trigger) { make(UnsafeBufferPointer(start: $0, count: 1)) }
+  /// A list of key `keyIndex` holding `triggers` (in registration order), with room for
+  /// `capacity` slots.
+  static func make<Triggers: Collection<Trigger>>(
+    keyIndex: Int, _ triggers: Triggers, capacity: Int
+  ) -> ObserverList {
+    let list = create(minimumCapacity: max(capacity, triggers.count, 2)) { _ in
+      Header(
+        keyIndex: keyIndex, count: 0, live: 0, needsWillPhase: false, wantsOld: false,
+        recordKinds: 0)
+    }
+    let made = unsafeDowncast(list, to: ObserverList.self)
+    made.withUnsafeMutablePointers { header, entries in
+      for trigger in triggers {
+        (entries + header.pointee.count).initialize(
+          to: Entry(order: trigger.order, trigger: .passRetained(trigger)))
+        header.pointee.count += 1
+        header.pointee.noteAdded(trigger)
+      }
+    }
+    return made
   }
 
   deinit {
-    _ = withUnsafeMutablePointers { header, elements in
-      elements.deinitialize(count: header.pointee.count)
+    withUnsafeMutablePointers { header, entries in
+      for index in 0..<header.pointee.count { entries[index].trigger?.release() }
+      entries.deinitialize(count: header.pointee.count)
     }
   }
 
   // The header is read through its pointer: reading `header` would check exclusivity at run
-  // time, and it never changes but for the atomic count.
+  // time, and deliveries read it only while no one writes it (see above).
   @inlinable var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+  @inlinable var live: Int { withUnsafeMutablePointerToHeader { $0.pointee.live } }
+  @inlinable var keyIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.keyIndex } }
   @inlinable var needsWillPhase: Bool {
     withUnsafeMutablePointerToHeader { $0.pointee.needsWillPhase }
   }
@@ -85,45 +101,99 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, Trigger> {
     }
   }
 
-  /// Runs `body` over the triggers, not retained (the list holds them).
+  /// Whether a delivery iterates the list now.
+  @inlinable var isInFlight: Bool { inFlight.pointee.load(ordering: .acquiring) > 0 }
+
+  /// Calls `body` with each observer in order, not retained (the list holds them).
   @inlinable
-  func withTriggers<Result>(_ body: (UnsafeBufferPointer<Trigger>) throws -> Result) rethrows
-    -> Result
-  {
-    try withUnsafeMutablePointers { header, elements in
-      try body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
-    }
-  }
-
-  /// The first trigger (a list is never empty).
-  var first: Trigger { withTriggers { $0[0] } }
-
-  /// A new list with `trigger` in its place by registration order.
-  func inserting(_ trigger: Trigger) -> ObserverList {
-    withTriggers { triggers in
-      var position = triggers.endIndex
-      while position > 0, triggers[position - 1].order > trigger.order { position -= 1 }
-      return withUnsafePointer(to: trigger) { inserted in
-        .make(
-          UnsafeBufferPointer(rebasing: triggers[..<position]),
-          UnsafeBufferPointer(start: inserted, count: 1),
-          UnsafeBufferPointer(rebasing: triggers[position...]))
+  func forEachTrigger(_ body: (Trigger) throws -> Void) rethrows {
+    try withUnsafeMutablePointers { header, entries in
+      for index in 0..<header.pointee.count {
+        try entries[index].trigger?._withUnsafeGuaranteedRef(body)
       }
     }
   }
 
-  /// A new list without `trigger`, `nil` if it would be empty; `self` if `trigger` is not here.
-  func removing(_ trigger: Trigger) -> ObserverList? {
-    withTriggers { triggers -> ObserverList? in
-      guard let position = triggers.lastIndex(where: { $0 === trigger }) else { return self }
-      guard triggers.count > 1 else { return nil }
-      return .make(
-        UnsafeBufferPointer(rebasing: triggers[..<position]),
-        UnsafeBufferPointer(rebasing: triggers[(position + 1)...]))
+  /// The observers, in order.
+  var triggers: [Trigger] {
+    var triggers: [Trigger] = []
+    triggers.reserveCapacity(live)
+    forEachTrigger { triggers.append($0) }
+    return triggers
+  }
+
+  /// The slot of `trigger`, found by binary search on its registration order.
+  func slot(of trigger: Trigger) -> Int? {
+    withUnsafeMutablePointers { header, entries -> Int? in
+      var low = 0
+      var high = header.pointee.count
+      while low < high {
+        let middle = (low + high) / 2
+        if entries[middle].order < trigger.order { low = middle + 1 } else { high = middle }
+      }
+      // Several links of one path observation share its order.
+      while low < header.pointee.count, entries[low].order == trigger.order {
+        if entries[low].trigger?.toOpaque() == Unmanaged.passUnretained(trigger).toOpaque() {
+          return low
+        }
+        low += 1
+      }
+      return nil
     }
   }
 
-  func contains(_ trigger: Trigger) -> Bool {
-    withTriggers { $0.contains { $0 === trigger } }
+  func contains(_ trigger: Trigger) -> Bool { slot(of: trigger) != nil }
+
+  // MARK: - Changes (the registrar's, with both locks held; see above)
+
+  /// Appends `trigger` in place if it goes last and there is room. Only when no delivery
+  /// iterates the list.
+  func appendInPlace(_ trigger: Trigger) -> Bool {
+    withUnsafeMutablePointers { header, entries in
+      let count = header.pointee.count
+      guard count < capacity, count == 0 || entries[count - 1].order <= trigger.order else {
+        return false
+      }
+      (entries + count).initialize(to: Entry(order: trigger.order, trigger: .passRetained(trigger)))
+      header.pointee.count += 1
+      header.pointee.noteAdded(trigger)
+      return true
+    }
+  }
+
+  /// Whether removing one observer in place leaves the list worth compacting (at least half
+  /// of a list of more than a few slots empty).
+  var needsCompactingAfterRemoval: Bool { count > 8 && (live - 1) * 2 < count }
+
+  /// Empties the slot of `trigger` in place and returns it (for release after unlocking). Only
+  /// when no delivery iterates the list.
+  func removeInPlace(at slot: Int) -> Trigger? {
+    withUnsafeMutablePointers { header, entries in
+      defer { header.pointee.live -= 1 }
+      return entries[slot].trigger.take()?.takeRetainedValue()
+    }
+  }
+
+  /// A copy with `inserted` in its place by registration order and without `removed`,
+  /// compacted, with room to grow; `nil` if it would be empty.
+  func copy(inserting inserted: Trigger? = nil, removing removed: Trigger? = nil) -> ObserverList? {
+    var triggers = self.triggers
+    if let removed { triggers.removeAll { $0 === removed } }
+    if let inserted {
+      let position = triggers.lastIndex { $0.order <= inserted.order }.map { $0 + 1 } ?? 0
+      triggers.insert(inserted, at: position)
+    }
+    guard !triggers.isEmpty else { return nil }
+    return .make(keyIndex: keyIndex, triggers, capacity: triggers.count * 2)
+  }
+}
+
+extension ObserverList.Header {
+  /// Adds what `trigger` needs to the flags.
+  mutating func noteAdded(_ trigger: Trigger) {
+    live += 1
+    needsWillPhase = needsWillPhase || trigger.wantsPrior || !trigger.isTyped
+    wantsOld = wantsOld || (trigger.isTyped && trigger.wantsOld)
+    recordKinds |= 1 << ((trigger.wantsOld ? 2 : 0) + (trigger.wantsNew ? 1 : 0))
   }
 }

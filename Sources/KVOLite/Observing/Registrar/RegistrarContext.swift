@@ -3,20 +3,22 @@ import Synchronization
 /// The registrar's lock and state: the shape of Swift Observation's registrar context.
 ///
 /// Every method takes the lock, works on ``RegistrarState`` (plain values, no locking inside),
-/// collects what must happen outside, unlocks, and then does it: releasing replaced lists
-/// (releasing a trigger may release a handler, whose captures may run a `deinit`), ending
-/// triggers. Nothing runs user code with the lock held.
+/// collects what must happen outside, unlocks, and then does it: releasing replaced lists and
+/// removed triggers (releasing a trigger may release a handler, whose captures may run a
+/// `deinit`), ending triggers. Nothing runs user code with the lock held.
 ///
 /// ## The published lists (the fast path)
 ///
 /// A set of an observed property already holds the object's ``PropertyLock``. So that it
 /// needs no other lock, each key's current list is also *published* in a slot that is written
-/// only with both locks held (this one, then the property lock) and read with either: the
-/// setter reads it under the property lock, and counts itself in the list's in-flight count
-/// there. Replacing a list happens under the property lock too, so the registrar sees every
-/// count taken on the old list and keeps it (retired) while it is not zero. The property lock
-/// is found from the object's address, not its memory, so even a removal after the object is
-/// gone can take it.
+/// only with both locks held (this one, then the property lock) and read with either. The
+/// setter reads it under the property lock, retains it and counts itself in its in-flight
+/// count there (see ``ObserverList`` for what the count allows). The property lock is found
+/// from the object's address, not its memory, so even a removal after the object is gone can
+/// take it.
+///
+/// Lock order: this context's lock, then the object's property lock. Neither is held while
+/// anything outside KVOLite runs.
 @usableFromInline
 final class RegistrarContext: @unchecked Sendable {
   // @unchecked: `state` is only touched with `lock` held; for the same reason its accesses are
@@ -29,9 +31,6 @@ final class RegistrarContext: @unchecked Sendable {
   /// The current list of each key, unretained (`state` holds them); see above.
   @usableFromInline let published: UnsafeMutablePointer<Unmanaged<ObserverList>?>
   @usableFromInline let keyCount: Int
-  /// Whether `state.retired` is not empty, readable without the lock, so that a delivery
-  /// ending on a retired list can release it at once (see ``endDelivery(_:)``).
-  private let hasRetired = Atomic<Bool>(false)
 
   /// A context for the object at `objectAddress`, whose type declares `keyCount` keys.
   init(objectAddress: UnsafeRawPointer, keyCount: Int) {
@@ -46,52 +45,59 @@ final class RegistrarContext: @unchecked Sendable {
     published.deallocate()
   }
 
-  /// Runs `body` on the state with the lock held, then publishes whether lists are retired.
+  /// Runs `body` on the state with the lock held.
   private func withState<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
-    lock.withLock {
-      let result = body(&state)
-      let retired = !state.retired.isEmpty
-      if hasRetired.load(ordering: .relaxed) != retired {
-        hasRetired.store(retired, ordering: .sequentiallyConsistent)
-      }
-      return result
-    }
+    lock.withLock { body(&state) }
   }
 
   // MARK: - Registration
 
-  /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
-  /// being released.
+  /// Adds `trigger` to the list of its key, in place when no delivery iterates the list.
+  /// Returns `false`, adding nothing, if the object is being released.
   func add(_ trigger: Trigger) -> Bool {
     let (added, released) = withState { state -> (Bool, [ObserverList]) in
       guard !state.isTornDown else { return (false, []) }
       let index = trigger.keyIndex
-      let old = state.lists[index]
-      let new = old?.inserting(trigger) ?? .make(trigger)
-      return (true, replace(&state, key: index, with: new) + state.pruneRetired())
+      guard let old = state.lists[index] else {
+        let made = ObserverList.make(keyIndex: index, CollectionOfOne(trigger), capacity: 2)
+        return (true, replace(&state, key: index, with: made))
+      }
+      objectLock.lock()
+      let appended = !old.isInFlight && old.appendInPlace(trigger)
+      objectLock.unlock()
+      if appended { return (true, []) }
+      return (true, replace(&state, key: index, with: old.copy(inserting: trigger)))
     }
     withExtendedLifetime(released) {}
     return added
   }
 
-  /// Removes `trigger` from the list of its key; removing what is not there does nothing.
-  /// Returns the lists that deliveries in flight still iterate with the trigger.
+  /// Removes `trigger` from the list of its key, in place when no delivery iterates the list;
+  /// removing what is not there does nothing. Returns the lists that deliveries in flight
+  /// still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
+    var removed: Trigger?
     let (held, released) = withState { state -> ([ObserverList], [ObserverList]) in
       let index = trigger.keyIndex
       var released: [ObserverList] = []
-      if let old = state.lists[index] {
-        let new = old.removing(trigger)
-        if new !== old { released = replace(&state, key: index, with: new) }
+      if let old = state.lists[index], let slot = old.slot(of: trigger) {
+        objectLock.lock()
+        let inPlace = !old.isInFlight && old.live > 1 && !old.needsCompactingAfterRemoval
+        if inPlace { removed = old.removeInPlace(at: slot) }
+        objectLock.unlock()
+        if !inPlace {
+          released = replace(&state, key: index, with: old.copy(removing: trigger))
+        }
       }
       return (state.heldLists(containing: trigger), released + state.pruneRetired())
     }
-    withExtendedLifetime(released) {}
+    withExtendedLifetime((released, removed)) {}
     return held
   }
 
-  /// Makes `new` the list of key `index`, published under the object's property lock; the
-  /// old list is retired if deliveries hold it, else returned (to release after unlocking).
+  /// Makes `new` the list of key `index`, published under the object's property lock. The old
+  /// list is returned, to release after unlocking; if deliveries iterate it, it is remembered
+  /// as retired.
   private func replace(_ state: inout RegistrarState, key index: Int, with new: ObserverList?)
     -> [ObserverList]
   {
@@ -100,67 +106,52 @@ final class RegistrarContext: @unchecked Sendable {
     objectLock.lock()
     published[index] = new.map { Unmanaged.passUnretained($0) }
     // Deliveries count themselves under the property lock: none can start on `old` now.
-    let isHeld =
-      old.map { $0.inFlight.pointee.load(ordering: .sequentiallyConsistent) > 0 } ?? false
+    let isHeld = old?.isInFlight ?? false
     objectLock.unlock()
     guard let old else { return [] }
-    if isHeld {
-      state.retired.append(old)
-      return []
-    }
+    if isHeld { state.retired.append(RetiredList(list: old)) }
     return [old]
   }
 
-  /// Waits until no delivery iterates any of `lists` (lists of this context), then lets go of
-  /// the retired ones.
+  /// Waits until no delivery iterates any of `lists` (lists of this context), then forgets the
+  /// retired lists that are done.
   func waitUntilDelivered(_ lists: [ObserverList]) {
     for list in lists {
-      Parking.wait { list.inFlight.pointee.load(ordering: .acquiring) == 0 }
+      Parking.wait { !list.isInFlight }
     }
-    releaseRetired()
-  }
-
-  /// How many triggers the context holds, over all keys.
-  var triggerCount: Int {
-    lock.withLock { state.lists.reduce(0) { $0 + ($1?.count ?? 0) } }
-  }
-
-  // MARK: - Delivery
-
-  /// The list of key `index`, counted as held by one more delivery, or `nil` if the key has no
-  /// observers. Call with the object's property lock held. The list is not retained: the
-  /// registrar keeps it until the delivery calls ``endDelivery(_:)``.
-  @inlinable
-  func beginDelivery(key index: Int) -> Unmanaged<ObserverList>? {
-    guard index < keyCount, let list = published[index] else { return nil }
-    _ = list._withUnsafeGuaranteedRef { $0.inFlight.pointee.add(1, ordering: .relaxed) }
-    return list
-  }
-
-  /// Ends a delivery of `list` (begun by ``beginDelivery(key:)`` or ``whileDelivering(_:_:)``).
-  /// After the decrement only the context is touched: the list may be gone. If lists are
-  /// retired, the one this delivery held may now be free; it is released at once (it may hold
-  /// the last reference to a handler). The flag and the count are sequentially consistent, as
-  /// is the registrar's reading of them: either this delivery sees the list retired, or the
-  /// registrar sees the delivery ended and never retires the list.
-  @inlinable
-  func endDelivery(_ list: Unmanaged<ObserverList>) {
-    _ = list._withUnsafeGuaranteedRef {
-      $0.inFlight.pointee.subtract(1, ordering: .sequentiallyConsistent)
-    }
-    if listsAreRetired { releaseRetired() }
-  }
-
-  @usableFromInline
-  var listsAreRetired: Bool { hasRetired.load(ordering: .sequentiallyConsistent) }
-
-  @usableFromInline
-  func releaseRetired() {
     let released = withState { $0.pruneRetired() }
     withExtendedLifetime(released) {}
   }
 
-  /// The list of key `index` as a strong reference (for frames that outlive one delivery).
+  /// How many triggers the context holds, over all keys.
+  var triggerCount: Int {
+    lock.withLock { state.lists.reduce(0) { $0 + ($1?.live ?? 0) } }
+  }
+
+  // MARK: - Delivery
+
+  /// The list of key `index`, retained and counted as iterated by one more delivery, or `nil`
+  /// if the key has no observers. Call with the object's property lock held; end the delivery
+  /// with ``endDelivery(_:)``.
+  @inlinable
+  func beginDelivery(key index: Int) -> ObserverList? {
+    guard index < keyCount, let published = published[index] else { return nil }
+    // Retained here, under the property lock (the registrar releases a list only after
+    // unpublishing it under that lock, and unlocking is a call the optimizer cannot move a
+    // retain past).
+    let list = published.takeUnretainedValue()
+    list.inFlight.pointee.add(1, ordering: .relaxed)
+    return list
+  }
+
+  /// Ends a delivery of `list` (begun by ``beginDelivery(key:)`` or ``whileDelivering(_:_:)``),
+  /// after its last use of the list.
+  @inlinable
+  func endDelivery(_ list: ObserverList) {
+    list.inFlight.pointee.subtract(1, ordering: .releasing)
+  }
+
+  /// The list of key `index` (for frames that outlive one delivery).
   func currentList(key index: Int) -> ObserverList? {
     lock.withLock { state.lists[index] }
   }
@@ -168,7 +159,7 @@ final class RegistrarContext: @unchecked Sendable {
   /// Runs `body`, which delivers from `list` (current or not), counted as a delivery of it.
   func whileDelivering<Result>(_ list: ObserverList, _ body: () -> Result) -> Result {
     withState { $0.hold(list) }
-    defer { endDelivery(Unmanaged.passUnretained(list)) }
+    defer { endDelivery(list) }
     return body()
   }
 
@@ -222,20 +213,17 @@ final class RegistrarContext: @unchecked Sendable {
       state.isTornDown = true
       state.manualFrames = []
       swap(&classic, &state.classic)
-      let current = state.lists.compactMap { $0 }
       var released: [ObserverList] = []
       for index in state.lists.indices where state.lists[index] != nil {
         released += replace(&state, key: index, with: nil)
       }
-      return current + state.retired + released
+      return released + state.retired.compactMap(\.list)
     }
     var rooted: [PathObservation] = []
     for list in lists {
-      list.withTriggers { triggers in
-        for trigger in triggers
-        where trigger.active.exchange(false, ordering: .acquiringAndReleasing) {
-          if let (observation, level, _) = trigger.path, level == 0 { rooted.append(observation) }
-        }
+      list.forEachTrigger { trigger in
+        guard trigger.active.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        if let (observation, level, _) = trigger.path, level == 0 { rooted.append(observation) }
       }
     }
     for observation in rooted { observation.invalidate() }

@@ -1,13 +1,14 @@
 /// What a registrar context guards: the observer lists of each key, the replaced lists that
-/// deliveries still iterate, and pending manual notifications. Plain values and mutating
+/// deliveries may still iterate, and pending manual notifications. Plain values and mutating
 /// methods; the context's lock makes them safe.
 struct RegistrarState {
   /// The current list of each key, by the key's index in its type's table; `nil` when nobody
   /// observes the key. (The context also publishes them; see ``RegistrarContext``.)
   var lists: [ObserverList?]
-  /// Replaced lists that deliveries in flight still iterate. Each leaves when its last
-  /// delivery ends.
-  var retired: [ObserverList] = []
+  /// Lists replaced while deliveries iterated them, weakly: the deliveries keep them alive,
+  /// and they are kept here only so that ``ObservationToken/invalidate()`` can find them and
+  /// wait for those deliveries.
+  var retired: [RetiredList] = []
   /// `willChangeValue` calls waiting for their `didChangeValue`.
   var manualFrames: [ManualFrame] = []
   /// Registrations of the classic observer API, oldest first.
@@ -20,34 +21,35 @@ struct RegistrarState {
   }
 
   /// Counts a delivery in `list`, which a frame kept and which may have been replaced since:
-  /// then it is kept as retired while the delivery lasts.
+  /// then it is remembered as retired while the delivery lasts.
   mutating func hold(_ list: ObserverList) {
-    list.inFlight.pointee.add(1, ordering: .relaxed)
-    if lists[list.first.keyIndex] !== list, !retired.contains(where: { $0 === list }) {
-      retired.append(list)
+    list.inFlight.pointee.add(1, ordering: .acquiringAndReleasing)
+    if lists[list.keyIndex] !== list, !retired.contains(where: { $0.list === list }) {
+      retired.append(RetiredList(list: list))
     }
   }
 
-  /// Drops the retired lists no delivery iterates any more; returns them (to release after
-  /// unlocking).
+  /// Forgets the retired lists no delivery iterates any more. Returns the strong references
+  /// this made, to release after unlocking (one may be the last).
   mutating func pruneRetired() -> [ObserverList] {
-    var done: [ObserverList] = []
-    retired.removeAll { list in
-      guard list.inFlight.pointee.load(ordering: .acquiring) == 0 else { return false }
-      done.append(list)
-      return true
+    var loaded: [ObserverList] = []
+    retired.removeAll { retired in
+      guard let list = retired.list else { return true }
+      loaded.append(list)
+      return !list.isInFlight
     }
-    return done
+    return loaded
   }
 
-  /// The current and retired lists with deliveries in flight that contain `trigger`.
+  /// The current and retired lists with deliveries in flight that contain `trigger` (strong
+  /// references: release them after unlocking).
   func heldLists(containing trigger: Trigger) -> [ObserverList] {
-    func isHeld(_ list: ObserverList) -> Bool {
-      list.inFlight.pointee.load(ordering: .acquiring) > 0 && list.contains(trigger)
-    }
-    var held: [ObserverList] = []
-    if let current = lists[trigger.keyIndex], isHeld(current) { held.append(current) }
-    for list in retired where isHeld(list) { held.append(list) }
-    return held
+    let candidates = [lists[trigger.keyIndex]] + retired.map(\.list)
+    return candidates.compactMap { $0 }.filter { $0.isInFlight && $0.contains(trigger) }
   }
+}
+
+/// A replaced list, weakly.
+struct RetiredList {
+  weak var list: ObserverList?
 }
