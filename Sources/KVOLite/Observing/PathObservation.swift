@@ -72,26 +72,46 @@ class PathObservation: Observation, @unchecked Sendable {
 
   /// Places links along every branch as it is now, replacing links on objects that left it.
   ///
-  /// The objects along the branches are read first, without any lock (a derived to-one key's
-  /// getter is user code); then the links are placed with `wiring` held. Concurrent re-wirings
-  /// are ordered by a generation taken before the read: a re-wiring places its links only if
-  /// no later generation has placed its own. A later generation read the objects later, after
-  /// every change that came before it, so a stale read never overwrites a fresher one, and the
-  /// re-wiring of the last change always leaves the branches wired as they are after it. (Each
-  /// change of a relationship re-wires on its own thread, after the change.) Lock order:
-  /// `wiring`, then registrar locks (a registrar never calls out while holding its lock).
+  /// Everything that may run code outside KVOLite happens without any lock: the objects along
+  /// the branches are read first (a derived to-one key's getter is user code), and so is where
+  /// each key's storage lies (found by running the key's getter once per type, see
+  /// ``StorageProbe``). Then the links are placed with `wiring` held, and the links they replace
+  /// are detached after it is released. Concurrent re-wirings are ordered by a generation
+  /// taken before the reads: a re-wiring places its links only if no later generation has
+  /// placed its own. A later generation read the objects later, after every change that came
+  /// before it, so a stale read never overwrites a fresher one, and the re-wiring of the last
+  /// change always leaves the branches wired as they are after it. (Each change of a
+  /// relationship re-wires on its own thread, after the change.) Lock order: `wiring`, then
+  /// registrar locks, then property locks.
   ///
   /// - Throws: the first ``KeyValueError/notObservable(key:type:)`` met; the links before it
   ///   are in place, the rest are not.
   func rewire() throws(KeyValueError) {
     let generation = rewireGeneration.add(1, ordering: .acquiringAndReleasing).newValue
     let objects = objectsAlongBranches()
+    let offsets = branches.indices.map { branch in
+      branches[branch].indices.map { level -> Result<Int?, KeyValueError>? in
+        let step = branches[branch][level]
+        return objects[branch][level].map { object in
+          Result { () throws(KeyValueError) in
+            try step.table.storageOffset(ofKey: step.index, probing: object)
+          }
+        }
+      }
+    }
+    var replaced: [Trigger] = []
+    defer {
+      // Detached outside `wiring` (see above).
+      for trigger in replaced { _ = trigger.detach() }
+    }
     try wiring.withLock { () throws(KeyValueError) in
       guard isActive, generation > placedGeneration else { return }
       placedGeneration = generation
       for (branch, steps) in branches.enumerated() {
         for (level, step) in steps.enumerated() {
-          try place(branch: branch, level: level, step: step, on: objects[branch][level])
+          try place(
+            branch: branch, level: level, step: step, on: objects[branch][level],
+            offset: offsets[branch][level], replacing: &replaced)
         }
       }
     }
@@ -109,12 +129,13 @@ class PathObservation: Observation, @unchecked Sendable {
     }
   }
 
-  /// Makes sure the link of `branch` at `level` sits on `object`. Called with `wiring` held
-  /// (which is why a replaced link is detached without waiting for its deliveries: a delivery
-  /// on another thread may be the one re-wiring).
-  private func place(branch: Int, level: Int, step: KeyStep, on object: (any KeyValueObservable)?)
-    throws(KeyValueError)
-  {
+  /// Makes sure the link of `branch` at `level` sits on `object`, whose storage for the key
+  /// is at `offset` (or the probe failed with its error). Called with `wiring` held; a link it
+  /// takes off is added to `replaced`, for the caller to detach after unlocking.
+  private func place(
+    branch: Int, level: Int, step: KeyStep, on object: (any KeyValueObservable)?,
+    offset: Result<Int?, KeyValueError>?, replacing replaced: inout [Trigger]
+  ) throws(KeyValueError) {
     let current = links[branch][level]
     // An inactive link on an object at a reused address belongs to a released object.
     if let object, let current, current.object == ObjectIdentifier(object), current.trigger.isActive
@@ -123,17 +144,17 @@ class PathObservation: Observation, @unchecked Sendable {
     }
     if let current {
       links[branch][level] = nil
-      _ = current.trigger.detach()
+      replaced.append(current.trigger)
     }
-    guard let object else { return }
-    let offset = try step.table.storageOffset(ofKey: step.index, probing: object)
+    guard let object, let offset else { return }
+    let storage = try offset.get()
     let context = object.observationRegistrar.context(of: object, table: step.table)
     let isLeaf = level == branches[branch].count - 1 && branch < wiringFrom
     let link = makeLink(context: context, key: step.index, level: level, isLeaf: isLeaf)
     guard context.add(link) else { return }
     links[branch][level] = (link, ObjectIdentifier(object))
-    if step.entry.notifiesAutomatically, let offset {
-      StorageState.markObserved(object, offset: offset, key: step.index)
+    if step.entry.notifiesAutomatically, let storage {
+      StorageState.markObserved(object, offset: storage, key: step.index)
     }
   }
 
