@@ -19,10 +19,12 @@ enum FilteringStep<Output, Failure: Error> {
 ///   traps; so does a request for `.none`;
 /// - events after completion or cancellation are ignored (a value answers `.none`);
 /// - a dropped value answers upstream with a demand of one more;
-/// - it keeps its downstream for its whole life, as Combine's does.
+/// - when it completes or is cancelled it lets go of its downstream and its closures (after
+///   unlocking), so a subscriber that keeps this subscription is not kept alive by it.
 ///
-/// Subclasses give ``step(_:)`` (called outside the lock; values arrive one at a time),
-/// ``description`` and, where Combine shows more, ``customMirror``. Thread-safe.
+/// Subclasses implement ``receive(_:)`` (values arrive one at a time): under the lock,
+/// ``admitLocked()`` then a copy of ``downstream``, then the work outside it. They keep their
+/// closures in ``Slot``s that ``takeClosures()`` empties. Thread-safe.
 @usableFromInline
 class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
   Subscription,
@@ -32,76 +34,78 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
   // @unchecked: the mutable state is behind `lock`.
   @usableFromInline typealias Failure = UpstreamFailure
 
-  @usableFromInline let downstream: Downstream
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
+  /// The subscriber, until the subscription ends.
+  @exclusivity(unchecked) @usableFromInline var downstream: Slot<Downstream>
   /// Upstream's failure as downstream's (the identity, or an upcast to `any Error`).
   @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
   @inlinable init(
     downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
   ) {
-    self.downstream = downstream
+    self.downstream = Slot(downstream)
     self.mapFailure = mapFailure
   }
 
-  /// What to do with `input`. Abstract.
-  @usableFromInline func step(_ input: Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
-  {
-    preconditionFailure("FilteringSubscription.step is abstract")
+  /// Handles one value. Abstract.
+  @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+    preconditionFailure("FilteringSubscription.receive(_:) is abstract")
   }
+
+  /// Empties the subclass's closure slots, with the lock held; what it returns is released
+  /// after unlocking.
+  @usableFromInline func takeClosures() -> Any? { nil }
 
   /// The operator's name, as Combine's subscription describes itself. Abstract.
   @usableFromInline var description: String {
     preconditionFailure("FilteringSubscription.description is abstract")
   }
   @usableFromInline var customMirror: Mirror {
-    Mirror(self, children: [("downstream", downstream)])
+    Mirror(self, children: [("downstream", lock.withLock { downstream.valueIfFull } as Any)])
   }
   @usableFromInline var playgroundDescription: Any { description }
 
   @inlinable final func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    lock.lock()
+    guard status.accept(subscription) else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    let downstream = self.downstream.value
+    lock.unlock()
     downstream.receive(subscription: self)
   }
 
-  /// Sends `input` through ``step(_:)``. Subclasses may override it (keeping ``admit()`` first)
-  /// to avoid the generic `FilteringStep` on their hot path.
-  @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-    guard let subscription = admit() else { return .none }
-    switch step(input) {
-    case .send(let output): return downstream.receive(output)
-    case .skip: return .max(1)
-    case .finish: end(subscription, with: .finished)
-    case .fail(let error): end(subscription, with: .failure(error))
-    }
-    return .none
-  }
-
-  /// The upstream subscription a value arrives on: a value before the subscription traps, as in
-  /// Combine; `nil` after completion or cancellation (the value is then ignored).
-  @inlinable final func admit() -> (any Subscription)? {
-    lock.lock()
+  /// With the lock held, and leaving it held: the upstream subscription a value arrives on. A
+  /// value before the subscription traps, as in Combine; `nil` after completion or
+  /// cancellation (the value is then ignored). While it is not `nil`, ``downstream`` and the
+  /// subclass's closures are there.
+  @inlinable final func admitLocked() -> (any Subscription)? {
     switch status {
     case .awaitingSubscription:
       lock.unlock()
       preconditionFailure("\(description) received a value before receiving a subscription")
     case .terminal:
-      lock.unlock()
       return nil
     case .subscribed(let subscription):
-      lock.unlock()
       return subscription
     }
+  }
+
+  /// Ends, with the lock held: what was let go of, to release after unlocking.
+  @inlinable final func terminate() -> (downstream: Downstream?, closures: Any?) {
+    status = .terminal
+    return (downstream.take(), takeClosures())
   }
 
   /// Ends early: cancels upstream, then completes downstream.
   @inlinable final func end(
     _ subscription: any Subscription, with completion: Subscribers.Completion<Downstream.Failure>
   ) {
-    lock.withLock { status = .terminal }
+    let ended = lock.withLock { terminate() }
     subscription.cancel()
-    downstream.receive(completion: completion)
+    ended.downstream?.receive(completion: completion)
   }
 
   @inlinable final func receive(completion: Subscribers.Completion<UpstreamFailure>) {
@@ -113,11 +117,11 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
     case .terminal:
       lock.unlock()
     case .subscribed:
-      status = .terminal
+      let ended = terminate()
       lock.unlock()
       switch completion {
-      case .finished: downstream.receive(completion: .finished)
-      case .failure(let error): downstream.receive(completion: .failure(mapFailure(error)))
+      case .finished: ended.downstream?.receive(completion: .finished)
+      case .failure(let error): ended.downstream?.receive(completion: .failure(mapFailure(error)))
       }
     }
   }
@@ -138,11 +142,9 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
   }
 
   @inlinable final func cancel() {
-    let subscription = lock.withLock {
-      defer { status = .terminal }
-      return status.subscription
-    }
+    let (subscription, ended) = lock.withLock { (status.subscription, terminate()) }
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
   }
 }
 
@@ -152,21 +154,39 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
 final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>:
   FilteringSubscription<Downstream, Input, UpstreamFailure>, @unchecked Sendable
 {
+  @usableFromInline typealias Step = (Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
+
   @usableFromInline let name: String
-  @usableFromInline let body: (Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
+  /// What to do with a value; emptied when the subscription ends.
+  @exclusivity(unchecked) @usableFromInline var body: Slot<Step>
 
   @inlinable init(
     downstream: Downstream, name: String,
     mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-    body: @escaping (Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
+    body: @escaping Step
   ) {
     self.name = name
-    self.body = body
+    self.body = Slot(body)
     super.init(downstream: downstream, mapFailure: mapFailure)
   }
 
-  @inlinable override func step(_ input: Input) -> FilteringStep<
-    Downstream.Input, Downstream.Failure
-  > { body(input) }
+  @inlinable override func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard let subscription = admitLocked() else {
+      lock.unlock()
+      return .none
+    }
+    let (downstream, step) = (self.downstream.value, body.value)
+    lock.unlock()
+    switch step(input) {
+    case .send(let output): return downstream.receive(output)
+    case .skip: return .max(1)
+    case .finish: end(subscription, with: .finished)
+    case .fail(let error): end(subscription, with: .failure(error))
+    }
+    return .none
+  }
+
+  @usableFromInline override func takeClosures() -> Any? { body.take() }
   @usableFromInline override var description: String { name }
 }

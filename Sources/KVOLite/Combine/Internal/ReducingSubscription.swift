@@ -17,8 +17,10 @@ enum ReducingStep<Failure: Error> {
 /// - the result (if any) and `.finished` go downstream once both upstream has finished (or the
 ///   result is known early) and downstream has asked for at least one value, whichever comes
 ///   second; a failure goes at once;
-/// - a request for `.none` traps; events after the end are ignored; it keeps its downstream for
-///   its whole life, as Combine's does. Thread-safe.
+/// - a request for `.none` traps; events after the end are ignored;
+/// - once it has completed downstream or been cancelled, it lets go of its downstream and its
+///   closure (after unlocking), so a subscriber that keeps this subscription is not kept alive
+///   by it. Thread-safe.
 @usableFromInline
 final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
   Subscription,
@@ -29,12 +31,15 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   @usableFromInline typealias Failure = UpstreamFailure
   @usableFromInline typealias Output = Downstream.Input
 
-  @usableFromInline let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @usableFromInline let name: String
   @usableFromInline let initial: Output?
   @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
-  /// Takes a value into the result (called outside the lock; values arrive one at a time).
-  @usableFromInline let body: (inout Output?, Input) -> ReducingStep<Downstream.Failure>
+  /// Takes a value into the result (called outside the lock; values arrive one at a time);
+  /// `nil` once the subscription has ended.
+  @exclusivity(unchecked) @usableFromInline var body:
+    ((inout Output?, Input) -> ReducingStep<Downstream.Failure>)?
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
   @exclusivity(unchecked) @usableFromInline var result: Output?
@@ -58,14 +63,19 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   }
 
   @inlinable func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    lock.lock()
+    guard status.accept(subscription), let downstream else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    lock.unlock()
     downstream.receive(subscription: self)
     subscription.request(.unlimited)
   }
 
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard let subscription = status.subscription else {
+    guard let subscription = status.subscription, let body else {
       lock.unlock()
       return .none
     }
@@ -80,18 +90,17 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
     case .finish:
       upstreamFinished = true
       status = .terminal
-      let send = downstreamRequested && !completed
-      if send { completed = true }
+      let ended = downstreamRequested && !completed ? end() : nil
       lock.unlock()
       subscription.cancel()
-      if send { sendResult(current) }
+      if let ended { deliver(current, to: ended.downstream) }
     case .fail(let error):
       upstreamFinished = true
-      completed = true
       status = .terminal
+      let ended = end()
       lock.unlock()
       subscription.cancel()
-      downstream.receive(completion: .failure(error))
+      ended.downstream?.receive(completion: .failure(error))
     }
     return .none
   }
@@ -103,15 +112,14 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
     upstreamFinished = true
     switch completion {
     case .finished:
-      let send = downstreamRequested
-      if send { completed = true }
+      let ended = downstreamRequested ? end() : nil
       let current = result
       lock.unlock()
-      if send { sendResult(current) }
+      if let ended { deliver(current, to: ended.downstream) }
     case .failure(let error):
-      completed = true
+      let ended = end()
       lock.unlock()
-      downstream.receive(completion: .failure(mapFailure(error)))
+      ended.downstream?.receive(completion: .failure(mapFailure(error)))
     }
   }
 
@@ -121,35 +129,50 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
     guard !downstreamRequested, !cancelled, !completed else { return lock.unlock() }
     downstreamRequested = true
     guard upstreamFinished else { return lock.unlock() }
-    completed = true
+    let ended = end()
     let current = result
     lock.unlock()
-    sendResult(current)
+    deliver(current, to: ended.downstream)
   }
 
   @inlinable func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard let subscription = status.subscription else { return nil }
+    let (subscription, ended) = lock.withLock {
+      () -> ((any Subscription)?, Ended?) in
+      guard let subscription = status.subscription else { return (nil, nil) }
       cancelled = true
       status = .terminal
-      return subscription
+      return (subscription, end())
     }
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
+  }
+
+  /// What the subscription lets go of when it ends.
+  @usableFromInline typealias Ended = (
+    downstream: Downstream?, body: ((inout Output?, Input) -> ReducingStep<Downstream.Failure>)?
+  )
+
+  /// Marks downstream completed (or cancelled) and lets go of it and the closure, with the lock
+  /// held: the caller sends what it must to the downstream returned, then releases both.
+  @inlinable func end() -> Ended {
+    completed = true
+    return (downstream.take(), body.take())
   }
 
   /// The result, if there is one, then `.finished`.
-  @inlinable func sendResult(_ result: Output?) {
+  @inlinable func deliver(_ result: Output?, to downstream: Downstream?) {
+    guard let downstream else { return }
     if let result { _ = downstream.receive(result) }
     downstream.receive(completion: .finished)
   }
 
   @usableFromInline var description: String { name }
   @usableFromInline var customMirror: Mirror {
-    let (result, status) = lock.withLock { (self.result, self.status) }
+    let (downstream, result, status) = lock.withLock { (self.downstream, self.result, self.status) }
     return Mirror(
       self,
       children: [
-        ("downstream", downstream), ("result", result as Any), ("initial", initial as Any),
+        ("downstream", downstream as Any), ("result", result as Any), ("initial", initial as Any),
         ("status", status),
       ])
   }

@@ -34,8 +34,9 @@ extension Publishers {
   }
 }
 
-/// The subscription of `dropFirst`. It keeps its downstream for its whole life (as Combine's
-/// does), so a subscriber that keeps this subscription lives as long as it.
+/// The subscription of `dropFirst`. When it completes or is cancelled it lets go of its
+/// downstream (after unlocking), so a subscriber that keeps this subscription is not kept
+/// alive by it.
 @usableFromInline
 final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -44,8 +45,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   @usableFromInline typealias Input = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
-  @usableFromInline let downstream: Downstream
   @usableFromInline let lock = Lock()
+  /// The subscriber, until the subscription ends.
+  @exclusivity(unchecked) @usableFromInline var downstream: Slot<Downstream>
   @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
   /// What downstream asked for before upstream's subscription arrived.
   @exclusivity(unchecked) @usableFromInline var pendingDemand = Subscribers.Demand.none
@@ -53,12 +55,14 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   @exclusivity(unchecked) @usableFromInline var remaining: Int
 
   @inlinable init(downstream: Downstream, count: Int) {
-    self.downstream = downstream
+    self.downstream = Slot(downstream)
     remaining = count
   }
 
   @inlinable func receive(subscription: any Subscription) {
     lock.lock()
+    // As in Combine, a cancel before upstream's subscription does not stop it being taken
+    // (the next cancel cancels it).
     guard upstream == nil else {
       lock.unlock()
       return subscription.cancel()
@@ -71,25 +75,28 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   }
 
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-    let drop = lock.withLock { () -> Bool in
-      guard remaining > 0 else { return false }
-      remaining -= 1
-      return true
+    lock.lock()
+    guard downstream.isFull, remaining == 0 else {
+      if remaining > 0 { remaining -= 1 }
+      lock.unlock()
+      return .none
     }
-    return drop ? .none : downstream.receive(input)
+    let downstream = self.downstream.value
+    lock.unlock()
+    return downstream.receive(input)
   }
 
   @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-    let subscription = lock.withLock { upstream.take() }
+    let (subscription, downstream) = lock.withLock { (upstream.take(), self.downstream.take()) }
     _ = subscription
-    downstream.receive(completion: completion)
+    downstream?.receive(completion: completion)
   }
 
   @inlinable func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.lock()
     guard let subscription = upstream else {
-      pendingDemand += demand
+      if downstream.isFull { pendingDemand += demand }
       return lock.unlock()
     }
     lock.unlock()
@@ -97,8 +104,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   }
 
   @inlinable func cancel() {
-    let subscription = lock.withLock { upstream.take() }
+    let (subscription, downstream) = lock.withLock { (upstream.take(), self.downstream.take()) }
     subscription?.cancel()
+    _ = downstream
   }
 
   @usableFromInline var description: String { "Drop" }

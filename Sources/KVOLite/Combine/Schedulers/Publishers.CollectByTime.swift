@@ -38,7 +38,9 @@ extension Publishers {
 }
 
 /// The subscription of `collect(.byTime…)`. The clock is a repeating action on the scheduler;
-/// each start of it gets a generation, and ticks of an older one do nothing.
+/// each start of it gets a generation, and ticks of an older one do nothing. Groups are sent
+/// with the delivery lock held and the state checked under it, so none follows the
+/// completion; downstream is let go of once it has its completion, or on cancel.
 private final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>:
   Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -47,7 +49,8 @@ where Downstream.Input == [Input] {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let scheduler: Context
   private let interval: Context.SchedulerTimeType.Stride
   private let count: Int?
@@ -104,21 +107,24 @@ where Downstream.Input == [Input] {
     send(group)
   }
 
-  /// Sends a group if downstream has demand for it.
-  private func send(_ group: [Input]) {
-    guard
-      lock.withLock({ () -> Bool in
-        guard demand > 0 else { return false }
+  /// Sends a group to `downstream` (the live one if `nil`) if it has demand for it.
+  private func send(_ group: [Input], to ending: Downstream? = nil) {
+    delivery.withLock {
+      let target = lock.withLock { () -> Downstream? in
+        guard demand > 0, let target = ending ?? downstream else { return nil }
         demand -= 1
-        return true
-      })
-    else { return }
-    let more = delivery.withLock { downstream.receive(group) }
-    if more > 0 { lock.withLock { demand += more } }
+        return target
+      }
+      guard let target else { return }
+      let more = target.receive(group)
+      if more > 0 { lock.withLock { demand += more } }
+    }
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     delivery.withLock { downstream.receive(subscription: self) }
     subscription.request(.unlimited)
     startClock()
@@ -141,17 +147,21 @@ where Downstream.Input == [Input] {
 
   func receive(completion: Subscribers.Completion<Failure>) {
     guard
-      let (rest, clock) = lock.withLock({ () -> ([Input], (any Cancellable)?)? in
+      let (rest, clock, downstream) = lock.withLock({
+        () -> ([Input], (any Cancellable)?, Downstream?)? in
         guard status.isSubscribed else { return nil }
         status = .terminal
         generation += 1
         defer { buffer = [] }
-        return (buffer, self.clock.take())
+        return (buffer, self.clock.take(), self.downstream.take())
       })
     else { return }
     clock?.cancel()
-    if case .finished = completion, !rest.isEmpty { send(rest) }
-    delivery.withLock { downstream.receive(completion: completion) }
+    guard let downstream else { return }
+    delivery.withLock {
+      if case .finished = completion, !rest.isEmpty { send(rest, to: downstream) }
+      downstream.receive(completion: completion)
+    }
   }
 
   func request(_ newDemand: Subscribers.Demand) {
@@ -160,16 +170,18 @@ where Downstream.Input == [Input] {
   }
 
   func cancel() {
-    let (subscription, clock) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
+    let (subscription, clock, ended) = lock.withLock {
+      () -> ((any Subscription)?, (any Cancellable)?, (Downstream?, [Input])) in
       defer {
         status = .terminal
         generation += 1
         buffer = []
       }
-      return (status.subscription, self.clock.take())
+      return (status.subscription, self.clock.take(), (downstream.take(), buffer))
     }
     clock?.cancel()
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { "CollectByTime" }

@@ -43,7 +43,9 @@ extension Publishers {
 }
 
 /// The subscription of `debounce`. Each value gets a generation; a scheduled emission whose
-/// generation is no longer the latest does nothing.
+/// generation is no longer the latest does nothing. Emissions check the state with the
+/// delivery lock held, so no value follows the completion; downstream is let go of once it
+/// has its completion, or on cancel.
 private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -53,7 +55,8 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let dueTime: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
@@ -75,21 +78,26 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     delivery.withLock { downstream.receive(subscription: self) }
     subscription.request(.unlimited)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let due = scheduler.now.advanced(by: dueTime)
-    guard
-      let current = lock.withLock({ () -> Int? in
-        guard status.isSubscribed else { return nil }
-        generation += 1
-        currentValue = input
-        return generation
-      })
-    else { return .none }
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return .none
+    }
+    generation += 1
+    let replaced = currentValue
+    currentValue = input
+    let current = generation
+    lock.unlock()
+    _ = replaced  // Released after unlocking.
     scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) {
       [self] in
       emit(current)
@@ -98,26 +106,27 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   private func emit(_ due: Int) {
-    let value = lock.withLock { () -> Input? in
-      guard status.isSubscribed, due == generation, demand > 0, let value = currentValue.take()
-      else { return nil }
-      demand -= 1
-      return value
+    delivery.withLock {
+      let ready = lock.withLock { () -> (Downstream, Input)? in
+        guard status.isSubscribed, due == generation, demand > 0, let downstream,
+          let value = currentValue.take()
+        else { return nil }
+        demand -= 1
+        return (downstream, value)
+      }
+      guard let (downstream, value) = ready else { return }
+      let more = downstream.receive(value)
+      if more > 0 { lock.withLock { demand += more } }
     }
-    guard let value else { return }
-    let more = delivery.withLock { downstream.receive(value) }
-    if more > 0 { lock.withLock { demand += more } }
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard
-      lock.withLock({ () -> Bool in
-        guard status.isSubscribed else { return false }
-        status = .terminal
-        currentValue = nil
-        return true
-      })
-    else { return }
+    let ended = lock.withLock { () -> (Downstream?, Input?)? in
+      guard status.isSubscribed else { return nil }
+      status = .terminal
+      return (downstream.take(), currentValue.take())
+    }
+    guard let downstream = ended?.0 else { return }
     scheduler.schedule(options: options) { [self] in
       delivery.withLock { downstream.receive(completion: completion) }
     }
@@ -129,14 +138,13 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        currentValue = nil
-      }
-      return status.subscription
+    let (subscription, ended) = lock.withLock {
+      () -> ((any Subscription)?, (Downstream?, Input?)) in
+      defer { status = .terminal }
+      return (status.subscription, (downstream.take(), currentValue.take()))
     }
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { "Debounce" }

@@ -38,7 +38,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let scheduler: Context
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -51,36 +52,34 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
   func receive(subscription: any Subscription) {
     let now = scheduler.now
-    guard
-      lock.withLock({ () -> Bool in
-        guard status.accept(subscription) else { return false }
-        last = now
-        return true
-      })
-    else { return subscription.cancel() }
+    lock.lock()
+    guard status.accept(subscription), let downstream else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    last = now
+    lock.unlock()
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let now = scheduler.now
-    guard
-      let previous = lock.withLock({ () -> Context.SchedulerTimeType? in
-        guard status.isSubscribed, let previous = last else { return nil }
-        last = now
-        return previous
-      })
-    else { return .none }
+    lock.lock()
+    guard status.isSubscribed, let previous = last, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    last = now
+    lock.unlock()
     return downstream.receive(previous.distance(to: now))
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard
-      lock.withLock({ () -> Bool in
-        defer { status = .terminal }
-        return status.isSubscribed
-      })
-    else { return }
-    downstream.receive(completion: completion)
+    let downstream = lock.withLock { () -> Downstream? in
+      defer { status = .terminal }
+      return status.isSubscribed ? self.downstream.take() : nil
+    }
+    downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -89,11 +88,12 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       defer { status = .terminal }
-      return status.subscription
+      return (status.subscription, self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { "MeasureInterval" }

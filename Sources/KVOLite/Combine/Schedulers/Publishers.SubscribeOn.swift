@@ -44,7 +44,8 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let schedule: (@escaping () -> Void) -> Void
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -55,23 +56,25 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ status.isSubscribed }) else { return .none }
+    guard let downstream = lock.withLock({ status.isSubscribed ? downstream : nil }) else {
+      return .none
+    }
     return downstream.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard
-      lock.withLock({ () -> Bool in
-        defer { status = .terminal }
-        return status.isSubscribed
-      })
-    else { return }
-    downstream.receive(completion: completion)
+    let downstream = lock.withLock { () -> Downstream? in
+      defer { status = .terminal }
+      return status.isSubscribed ? self.downstream.take() : nil
+    }
+    downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -81,10 +84,11 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       defer { status = .terminal }
-      return status.subscription
+      return (status.subscription, self.downstream.take())
     }
+    _ = downstream
     guard let subscription else { return }
     schedule { subscription.cancel() }
   }

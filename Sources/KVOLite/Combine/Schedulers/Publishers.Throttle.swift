@@ -43,7 +43,9 @@ extension Publishers {
   }
 }
 
-/// The subscription of `throttle`.
+/// The subscription of `throttle`. Emissions check the state with the delivery lock held, so
+/// no value follows the completion; downstream is let go of once it has its completion, or on
+/// cancel.
 private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -53,7 +55,8 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let latest: Bool
@@ -77,17 +80,21 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     subscription.request(.unlimited)
     delivery.withLock { downstream.receive(subscription: self) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let now = scheduler.now
+    var replaced: Input?  // Released after unlocking.
     let emission = lock.withLock { () -> Context.SchedulerTimeType?? in
       guard status.isSubscribed, !completing, demand > 0 else { return nil }
       let waiting = pendingValue != nil || pendingCompletion != nil
       if waiting {
+        if latest { replaced = pendingValue.take() }
         if latest { pendingValue = input }
         return nil
       }
@@ -95,6 +102,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
       pendingValue = input
       return .some(lastEmission.map { Swift.max(now, $0.advanced(by: interval)) })
     }
+    _ = replaced
     switch emission {
     case .some(.some(let time)) where time > now:
       scheduler.schedule(after: time) { [self] in emit() }
@@ -117,14 +125,20 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   /// Sends the waiting value and/or completion.
   private func emit() {
     let now = scheduler.now
-    let (value, completion) = lock.withLock { () -> (Input?, Subscribers.Completion<Failure>?) in
-      guard status.isSubscribed else { return (nil, nil) }
-      if pendingValue != nil { lastEmission = now }
-      if pendingCompletion != nil { status = .terminal }
-      return (pendingValue.take(), pendingCompletion.take())
-    }
     var more = Subscribers.Demand.none
     delivery.withLock {
+      let (downstream, value, completion) = lock.withLock {
+        () -> (Downstream?, Input?, Subscribers.Completion<Failure>?) in
+        guard status.isSubscribed else { return (nil, nil, nil) }
+        if pendingValue != nil { lastEmission = now }
+        let completion = pendingCompletion.take()
+        if completion != nil { status = .terminal }
+        return (
+          completion == nil ? self.downstream : self.downstream.take(), pendingValue.take(),
+          completion
+        )
+      }
+      guard let downstream else { return }
       if let value { more = downstream.receive(value) }
       if let completion { downstream.receive(completion: completion) }
     }
@@ -137,11 +151,13 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let (subscription, ended) = lock.withLock {
+      () -> ((any Subscription)?, (Downstream?, Input?)) in
       defer { status = .terminal }
-      return status.subscription
+      return (status.subscription, (downstream.take(), pendingValue.take()))
     }
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { "Throttle" }

@@ -47,7 +47,9 @@ extension Publishers {
 }
 
 /// The subscription of `timeout`. Each start of the clock gets a generation; a timer whose
-/// generation is no longer the latest does nothing.
+/// generation is no longer the latest does nothing. Deliveries check the state with the
+/// delivery lock held, so no value follows the completion; downstream and the error closure
+/// are let go of once the subscription ends.
 private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -57,11 +59,12 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
-  private let customError: (() -> Failure)?
+  private var customError: (() -> Failure)?
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -89,29 +92,38 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   }
 
   private func expire(_ generation: Int) {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let ended = lock.withLock { () -> (any Subscription, Ended)? in
       guard generation == clock, !timedOut, let subscription = status.subscription else {
         return nil
       }
       timedOut = true
-      status = .terminal
-      return subscription
+      return (subscription, end())
     }
-    guard let subscription else { return }
+    guard let (subscription, (downstream, customError)) = ended else { return }
     subscription.cancel()
     delivery.withLock {
-      downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+      downstream?.receive(completion: customError.map { .failure($0()) } ?? .finished)
     }
   }
 
+  /// What the subscription lets go of when it ends, to complete or release after unlocking.
+  private typealias Ended = (downstream: Downstream?, customError: (() -> Failure)?)
+
+  /// Ends, with the lock held.
+  private func end() -> Ended {
+    status = .terminal
+    return (downstream.take(), customError.take())
+  }
+
   func receive(subscription: any Subscription) {
-    guard
-      let generation = lock.withLock({ () -> Int? in
-        guard status.accept(subscription) else { return nil }
-        clock += 1
-        return clock
-      })
-    else { return subscription.cancel() }
+    lock.lock()
+    guard status.accept(subscription), let downstream else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    clock += 1
+    let generation = clock
+    lock.unlock()
     startClock(generation)
     delivery.withLock { downstream.receive(subscription: self) }
   }
@@ -126,11 +138,18 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     else { return .none }
     startClock(generation)
     scheduler.schedule(options: options) { [self] in
-      guard let subscription = lock.withLock({ timedOut ? nil : status.subscription }) else {
-        return
+      let (subscription, more) = delivery.withLock {
+        () -> ((any Subscription)?, Subscribers.Demand) in
+        let live = lock.withLock { () -> (any Subscription, Downstream)? in
+          guard !timedOut, let subscription = status.subscription, let downstream else {
+            return nil
+          }
+          return (subscription, downstream)
+        }
+        guard let (subscription, downstream) = live else { return (nil, .none) }
+        return (subscription, downstream.receive(input))
       }
-      let more = delivery.withLock { downstream.receive(input) }
-      if more > 0 { subscription.request(more) }
+      if more > 0 { subscription?.request(more) }
     }
     return .none
   }
@@ -144,13 +163,11 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
       })
     else { return }
     scheduler.schedule(options: options) { [self] in
-      guard
-        lock.withLock({ () -> Bool in
-          guard status.isSubscribed, !timedOut else { return false }
-          status = .terminal
-          return true
-        })
-      else { return }
+      let ended = lock.withLock { () -> Ended? in
+        guard status.isSubscribed, !timedOut else { return nil }
+        return end()
+      }
+      guard let downstream = ended?.downstream else { return }
       delivery.withLock { downstream.receive(completion: completion) }
     }
   }
@@ -169,14 +186,12 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        clock += 1
-      }
-      return status.subscription
+    let (subscription, ended) = lock.withLock { () -> ((any Subscription)?, Ended) in
+      clock += 1
+      return (status.subscription, end())
     }
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { "Timeout" }

@@ -4,7 +4,9 @@
 /// The subscription is handed downstream at once. The demand downstream answers with when a
 /// value is delivered is requested from upstream then. After a cancel, waiting deliveries do
 /// nothing; values that arrive after the completion are dropped. Deliveries are serialized by
-/// a recursive lock.
+/// a recursive lock, under which the state is checked too (so no value follows the completion,
+/// whatever thread the scheduler runs them on). Downstream is let go of once it has its
+/// completion, or on cancel.
 final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -13,7 +15,8 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let name: String
   private let schedule: (@escaping () -> Void) -> Void
   private let lock = Lock()
@@ -28,15 +31,21 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     delivery.withLock { downstream.receive(subscription: self) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     guard lock.withLock({ status.isSubscribed && !completing }) else { return .none }
     schedule { [self] in
-      guard lock.withLock({ status.isSubscribed }) else { return }
-      let more = delivery.withLock { downstream.receive(input) }
+      let more = delivery.withLock { () -> Subscribers.Demand in
+        guard let downstream = lock.withLock({ status.isSubscribed ? downstream : nil }) else {
+          return .none
+        }
+        return downstream.receive(input)
+      }
       guard more > 0 else { return }
       lock.withLock { status.subscription }?.request(more)
     }
@@ -52,13 +61,12 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
       })
     else { return }
     schedule { [self] in
-      guard
-        lock.withLock({ () -> Bool in
-          guard status.isSubscribed else { return false }
-          status = .terminal
-          return true
-        })
-      else { return }
+      let downstream = lock.withLock { () -> Downstream? in
+        guard status.isSubscribed else { return nil }
+        status = .terminal
+        return self.downstream.take()
+      }
+      guard let downstream else { return }
       delivery.withLock { downstream.receive(completion: completion) }
     }
   }
@@ -69,11 +77,12 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       defer { status = .terminal }
-      return status.subscription
+      return (status.subscription, self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { name }

@@ -29,10 +29,8 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @usableFromInline let lock = Lock()
   @usableFromInline let delivery = RecursiveLock()
   @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
-  /// The subscriber, while `isLive`. A one-element buffer rather than an `Optional`: this
-  /// code runs unspecialized, where each use of `Downstream?` looks up its metadata at run time.
-  @usableFromInline let slot = UnsafeMutablePointer<Downstream>.allocate(capacity: 1)
-  @exclusivity(unchecked) @usableFromInline var isLive = true
+  /// The subscriber, until the conduit ends (a ``Slot``, not an `Optional`: see there).
+  @exclusivity(unchecked) @usableFromInline var downstream: Slot<Downstream>
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
   /// Whether the subscriber has had the current value, or a later one (current-value kinds): a
   /// value sent while it had no demand makes it wait for the next request, which then
@@ -42,20 +40,14 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable init(core: SubjectCore<Output, Failure>, owner: AnyObject, downstream: Downstream) {
     self.core = core
     self.owner = owner
-    slot.initialize(to: downstream)
-  }
-
-  deinit {
-    if isLive { slot.deinitialize(count: 1) }
-    slot.deallocate()
+    self.downstream = Slot(downstream)
   }
 
   /// Ends the conduit: the subscriber and the owner, for release after the lock. Call with
   /// `lock` held.
   @inlinable func take() -> (Downstream?, AnyObject?) {
-    guard isLive else { return (nil, nil) }
-    isLive = false
-    return (slot.move(), owner.take())
+    guard downstream.isFull else { return (nil, nil) }
+    return (downstream.take(), owner.take())
   }
 
   /// Delivers `value` if the subscriber is live and has demand for it.
@@ -66,7 +58,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable override func offer(_ value: Output) {
     delivery.withLock {
       lock.lock()
-      guard isLive else { return lock.unlock() }
+      guard self.downstream.isFull else { return lock.unlock() }
       if core.kind != .ignoresDemand {
         guard demand > 0 else {
           deliveredCurrentValue = false
@@ -75,7 +67,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
         demand -= 1
       }
       deliveredCurrentValue = true
-      let downstream = slot.pointee
+      let downstream = self.downstream.value
       lock.unlock()
       receive(value, downstream)
     }
@@ -102,7 +94,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable func request(_ newDemand: Subscribers.Demand) {
     precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
-    guard isLive else { return lock.unlock() }
+    guard self.downstream.isFull else { return lock.unlock() }
     demand += newDemand
     guard core.kind.hasValue, !deliveredCurrentValue else {
       lock.unlock()
@@ -111,10 +103,10 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     lock.unlock()
     delivery.withLock {
       lock.lock()
-      guard isLive, !deliveredCurrentValue, demand > 0 else { return lock.unlock() }
+      guard self.downstream.isFull, !deliveredCurrentValue, demand > 0 else { return lock.unlock() }
       deliveredCurrentValue = true
       demand -= 1
-      let downstream = slot.pointee
+      let downstream = self.downstream.value
       lock.unlock()
       receive(core.value, downstream)
     }
@@ -130,7 +122,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @usableFromInline var description: String { core.name }
   @usableFromInline var customMirror: Mirror {
     let (owner, downstream, demand) = lock.withLock {
-      (self.owner, isLive ? slot.pointee : nil, self.demand)
+      (self.owner, self.downstream.valueIfFull, self.demand)
     }
     return Mirror(
       self,

@@ -16,24 +16,17 @@ extension Subscribers {
 
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
-    /// The object, while `holdsObject`. A one-element buffer rather than a `Root?`: this code
-    /// runs unspecialized, where each use of `Root?` looks up its metadata at run time.
-    @usableFromInline let slot = UnsafeMutablePointer<Root>.allocate(capacity: 1)
-    @exclusivity(unchecked) @usableFromInline var holdsObject = true
+    /// The object, until the subscriber ends (a ``Slot``, not a `Root?`: see there).
+    @exclusivity(unchecked) @usableFromInline var target: Slot<Root>
     /// The object, until the subscriber ends.
-    public var object: Root? { lock.withLock { holdsObject ? slot.pointee : nil } }
+    public var object: Root? { lock.withLock { target.valueIfFull } }
     /// The property assigned to.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
     /// Creates a subscriber that assigns values to `object[keyPath:]`.
     @inlinable public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-      slot.initialize(to: object)
+      target = Slot(object)
       self.keyPath = keyPath
-    }
-
-    deinit {
-      if holdsObject { slot.deinitialize(count: 1) }
-      slot.deallocate()
     }
 
     /// Keeps the first subscription and requests `.unlimited`; cancels any later one.
@@ -45,11 +38,11 @@ extension Subscribers {
     /// Assigns `value` to the object's property, if subscribed; returns `.none`.
     @inlinable public func receive(_ value: Input) -> Subscribers.Demand {
       lock.lock()
-      guard status.isSubscribed, holdsObject else {
+      guard status.isSubscribed, self.target.isFull else {
         lock.unlock()
         return .none
       }
-      let target = slot.pointee
+      let target = self.target.value
       lock.unlock()
       target[keyPath: keyPath] = value
       return .none
@@ -71,9 +64,7 @@ extension Subscribers {
       let (subscription, released) = lock.withLock { () -> ((any Subscription)?, Root?) in
         guard let subscription = status.subscription else { return (nil, nil) }
         status = .terminal
-        guard holdsObject else { return (subscription, nil) }
-        holdsObject = false
-        return (subscription, slot.move())
+        return (subscription, target.take())
       }
       withExtendedLifetime(released) {}
       return subscription
@@ -83,7 +74,7 @@ extension Subscribers {
     public var description: String { "Assign \(Root.self)." }
     /// The fields Combine's mirror of this subscriber shows.
     public var customMirror: Mirror {
-      let (object, status) = lock.withLock { (holdsObject ? slot.pointee : nil, self.status) }
+      let (object, status) = lock.withLock { (target.valueIfFull, self.status) }
       return Mirror(
         self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
     }

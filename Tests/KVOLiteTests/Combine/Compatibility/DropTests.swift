@@ -55,20 +55,25 @@ struct DropTests {
     #expect(history.all == [.subscription, .requested(.max(2)), .cancelled, .cancelled])
   }
 
-  @Test("the subscriber stays alive with its subscription, as in Combine")
+  @Test(
+    "the subscriber is released when the subscription ends (a deliberate difference: Combine keeps it)"
+  )
   func lifecycle() {
     let released = Counter()
-    weak var weakSubscriber: TrackingSubscriber<Int, TestError>?
     do {
       let subject = PassthroughSubject<Int, TestError>()
       let subscriber = TrackingSubscriber<Int, TestError>(onDeinit: released.increment)
-      weakSubscriber = subscriber
       subject.dropFirst(42).subscribe(subscriber)
       subject.send(completion: .finished)
     }
-    #expect(released.count == 0)
-    weakSubscriber?.subscription?.cancel()
-    #expect(released.count == 0)
+    #expect(released.count == 1)
+    do {
+      let subject = PassthroughSubject<Int, TestError>()
+      let subscriber = TrackingSubscriber<Int, TestError>(onDeinit: released.increment)
+      subject.dropFirst(42).subscribe(subscriber)
+      subscriber.subscription?.cancel()
+    }
+    #expect(released.count == 2)
   }
 
   @Test("a negative count traps at subscription, not before; requesting none traps")

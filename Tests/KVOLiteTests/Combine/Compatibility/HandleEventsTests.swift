@@ -41,7 +41,9 @@ struct HandleEventsTests {
       ])
   }
 
-  @Test("cancel runs its hook once, then cancels upstream; hooks are gone afterwards")
+  @Test(
+    "cancel runs its hook once, then cancels upstream; hooks and subscriber are gone afterwards"
+  )
   func cancel() {
     let history = Log<Event<Int>>()
     let upstream = CustomPublisher<Int, TestError>(history: history)
@@ -49,8 +51,10 @@ struct HandleEventsTests {
     Self.hooked(upstream, history).subscribe(subscriber)
     subscriber.subscription?.cancel()
     subscriber.subscription?.cancel()
+    // A value upstream sends after the cancel reaches nobody (a deliberate difference: Combine's
+    // handleEvents keeps its subscriber and passes it on).
     #expect(upstream.send(7) == .none)
-    #expect(history.all == [.value(-1), .subscription, .value(-4), .cancelled, .value(7)])
+    #expect(history.all == [.value(-1), .subscription, .value(-4), .cancelled])
   }
 
   @Test("a value before subscription is reported and passed on; a cancel before it keeps the hooks")

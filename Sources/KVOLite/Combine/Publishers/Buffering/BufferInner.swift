@@ -3,6 +3,7 @@
 /// One state behind one lock. Values leave through ``drain()``, one drain at a time: a drain
 /// started while another is delivering (re-entrantly, or from another thread) leaves the work
 /// to the running one, which loops until nothing is left to deliver, so values keep their order.
+/// Downstream is let go of once it has its completion, or on cancel.
 final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
@@ -11,7 +12,8 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let size: Int
   private let prefetch: Publishers.PrefetchStrategy
   private let whenFull: Publishers.BufferingStrategy<Failure>
@@ -33,7 +35,9 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     switch prefetch {
     case .keepFull: if size > 0 { subscription.request(.max(size)) }
     case .byRequest: subscription.request(.unlimited)
@@ -47,13 +51,15 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
       lock.unlock()
       return .none
     }
+    var dropped: Input?  // Released after unlocking.
+    defer { _ = dropped }
     if values.count >= size {
       switch whenFull {
       case .dropNewest:
         lock.unlock()
         return drain()
       case .dropOldest:
-        if !values.isEmpty { values.removeFirst() }
+        if !values.isEmpty { dropped = values.removeFirst() }
       case .customError(let makeError):
         // As Combine's: the failure waits for the next drain (downstream's next request).
         lock.unlock()
@@ -89,11 +95,12 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   }
 
   func cancel() {
-    let (subscription, dropped) = lock.withLock { () -> ((any Subscription)?, [Input]) in
-      guard let subscription = status.subscription else { return (nil, []) }
+    let (subscription, dropped) = lock.withLock {
+      () -> ((any Subscription)?, (Downstream?, [Input])) in
+      guard let subscription = status.subscription else { return (nil, (nil, [])) }
       status = .terminal
       defer { values = [] }
-      return (subscription, values)
+      return (subscription, (downstream.take(), values))
     }
     withExtendedLifetime(dropped) {}
     subscription?.cancel()
@@ -114,7 +121,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
       lock.unlock()
       return .none
     }
-    while status.isSubscribed {
+    while status.isSubscribed, let downstream {
       if demand == .none || values.isEmpty {
         // A failure goes out at once; a finish once the buffer is empty and there is demand.
         let due: Bool
@@ -127,6 +134,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
         status = .terminal
         let dropped = values
         values = []
+        self.downstream = nil
         lock.unlock()
         withExtendedLifetime(dropped) {}
         downstream.receive(completion: completion)

@@ -1,6 +1,8 @@
 /// The subscription of `flatMap`: one state behind `lock`; deliveries to downstream are
 /// serialized by `delivery` (a recursive lock, so that downstream may request from inside its
-/// `receive`). Nothing is called with `lock` held.
+/// `receive`), which also covers the check that the subscription is live, so no value follows
+/// the completion. Nothing is called with `lock` held. Downstream and the transform are let go
+/// of when the subscription ends.
 final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -8,9 +10,11 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Child.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let maxPublishers: Subscribers.Demand
-  private let transform: (Input) -> Child
+  /// Makes a child from an upstream value; let go of when the subscription ends.
+  private var transform: ((Input) -> Child)?
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var outer: (any Subscription)?
@@ -75,27 +79,49 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   func cancel() {
-    let (subscriptions, outer) = lock.withLock { () -> ([any Subscription], (any Subscription)?) in
-      guard !ended else { return ([], nil) }
-      ended = true
+    let (subscriptions, outer, released) = lock.withLock {
+      () -> ([any Subscription], (any Subscription)?, Ended?) in
+      guard !ended else { return ([], nil, nil) }
       defer { children = [:] }
-      return (Array(children.values), self.outer.take())
+      return (Array(children.values), self.outer.take(), end())
     }
     for subscription in subscriptions { subscription.cancel() }
     outer?.cancel()
+    withExtendedLifetime(released) {}
   }
 
-  /// Sends one value downstream; returns the demand it answers with.
+  /// What the subscription lets go of when it ends, to complete or release after unlocking.
+  private typealias Ended = (
+    downstream: Downstream?, transform: ((Input) -> Child)?,
+    buffered: [(index: Int, value: Child.Output)]
+  )
+
+  /// Ends, with the lock held.
+  private func end() -> Ended {
+    ended = true
+    defer { buffer = [] }
+    return (downstream.take(), transform.take(), buffer)
+  }
+
+  /// Sends one value downstream, unless the subscription has ended; returns the demand it
+  /// answers with.
   private func deliver(_ value: Child.Output) -> Subscribers.Demand {
     delivery.withLock {
-      lock.withLock { inDownstream = true }
+      lock.lock()
+      guard let downstream else {
+        lock.unlock()
+        return .none
+      }
+      inDownstream = true
+      lock.unlock()
       let more = downstream.receive(value)
       lock.withLock { inDownstream = false }
       return more
     }
   }
 
-  private func send(_ completion: Subscribers.Completion<Failure>) {
+  private func send(_ completion: Subscribers.Completion<Failure>, to ended: Ended) {
+    guard let downstream = ended.downstream else { return }
     delivery.withLock { downstream.receive(completion: completion) }
   }
 
@@ -107,9 +133,9 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
       lock.unlock()
       return false
     }
-    ended = true
+    let ended = end()
     lock.unlock()
-    send(.finished)
+    send(.finished, to: ended)
     return true
   }
 
@@ -136,7 +162,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveOuter(_ input: Input) -> Subscribers.Demand {
-    guard !lock.withLock({ ended }) else { return .none }
+    guard let transform = lock.withLock({ ended ? nil : transform }) else { return .none }
     let child = transform(input)
     let index = lock.withLock { () -> Int in
       defer { nextIndex += 1 }
@@ -162,12 +188,14 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   /// returns with it released.
   private func fail(_ completion: Subscribers.Completion<Failure>, sparing spared: Int?) {
     guard !ended else { return lock.unlock() }
-    ended = true
+    let ended = end()
     let subscriptions = children.filter { $0.key != spared }.map(\.value)
-    children = [:]
+    let children = self.children
+    self.children = [:]
     lock.unlock()
     for subscription in subscriptions { subscription.cancel() }
-    send(completion)
+    send(completion, to: ended)
+    _ = children
   }
 
   // MARK: Children

@@ -68,7 +68,8 @@ where Downstream.Input == (First, Second) {
   typealias Failure = Downstream.Failure
 
   private let lock = Lock()
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   /// Serializes calls to downstream: upstreams may send from several threads at once.
   private let delivery = RecursiveLock()
   private var upstreams: [(any Subscription)?] = [nil, nil]
@@ -134,7 +135,7 @@ where Downstream.Input == (First, Second) {
   /// With `delivery` and the lock held: sends the combination if there is one and demand for
   /// it; unlocks the lock (`delivery` stays held).
   private func emitIfPossible() {
-    guard let first, let second else { return lock.unlock() }
+    guard let first, let second, let downstream else { return lock.unlock() }
     guard demand > 0 else {
       pending = true
       return lock.unlock()
@@ -147,23 +148,32 @@ where Downstream.Input == (First, Second) {
   }
 
   private func receive(completion: Subscribers.Completion<Failure>, _ index: Int) {
-    let (send, others) = lock.withLock { () -> (Bool, [any Subscription]) in
-      guard !isTerminated else { return (false, []) }
+    let (ended, others) = lock.withLock { () -> (Ended?, [any Subscription]) in
+      guard !isTerminated else { return (nil, []) }
       switch completion {
       case .finished:
         finished[index] = true
         upstreams[index] = nil
-        guard finished.allSatisfy({ $0 }) else { return (false, []) }
-        isTerminated = true
-        return (true, [])
+        guard finished.allSatisfy({ $0 }) else { return (nil, []) }
+        return (end(), [])
       case .failure:
-        isTerminated = true
         defer { upstreams = [nil, nil] }
-        return (true, upstreams.enumerated().compactMap { $0.offset == index ? nil : $0.element })
+        return (end(), upstreams.enumerated().compactMap { $0.offset == index ? nil : $0.element })
       }
     }
     for other in others { other.cancel() }
-    if send { delivery.withLock { downstream.receive(completion: completion) } }
+    if let downstream = ended?.downstream {
+      delivery.withLock { downstream.receive(completion: completion) }
+    }
+  }
+
+  /// What the subscription lets go of when it ends, to complete or release after unlocking.
+  private typealias Ended = (downstream: Downstream?, first: First?, second: Second?)
+
+  /// Ends, with the lock held.
+  private func end() -> Ended {
+    isTerminated = true
+    return (downstream.take(), first.take(), second.take())
   }
 
   func request(_ newDemand: Subscribers.Demand) {
@@ -186,12 +196,12 @@ where Downstream.Input == (First, Second) {
   }
 
   func cancel() {
-    let upstreams = lock.withLock {
-      isTerminated = true
+    let (upstreams, ended) = lock.withLock {
       defer { self.upstreams = [nil, nil] }
-      return self.upstreams
+      return (self.upstreams, end())
     }
     for upstream in upstreams { upstream?.cancel() }
+    withExtendedLifetime(ended) {}
   }
 }
 

@@ -38,7 +38,8 @@ final class ConcatenateInner<Suffix: Publisher, Downstream: Subscriber>: Subscri
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   // @unchecked: the mutable state is behind `lock`.
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let suffix: Suffix
   private let lock = Lock()
   private var subscription: (any Subscription)?
@@ -46,6 +47,13 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   private var handedDownstream = false
   private var demand = Subscribers.Demand.none
   private var ended = false
+
+  /// What a completion leads to: the suffix, or the completion of the subscriber let go of.
+  private enum Next {
+    case suffix
+    case complete(Downstream?)
+    case nothing
+  }
 
   init(downstream: Downstream, suffix: Suffix) {
     self.downstream = downstream
@@ -66,15 +74,16 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   }
 
   private func receive(_ subscription: any Subscription, _ isSuffix: Bool) {
-    let (accepted, first, demand) = lock.withLock { () -> (Bool, Bool, Subscribers.Demand) in
-      guard !ended, isSuffix == onSuffix, self.subscription == nil else {
-        return (false, false, .none)
-      }
-      self.subscription = subscription
-      defer { handedDownstream = true }
-      return (true, !handedDownstream, self.demand)
+    lock.lock()
+    guard !ended, isSuffix == onSuffix, self.subscription == nil, let downstream else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    self.subscription = subscription
+    let first = !handedDownstream
+    handedDownstream = true
+    let demand = self.demand
+    lock.unlock()
     if first {
       downstream.receive(subscription: self)
     } else if demand > 0 {
@@ -83,33 +92,33 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   }
 
   private func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-    guard
-      lock.withLock({ () -> Bool in
-        guard !ended else { return false }
-        demand -= 1
-        return true
-      })
-    else { return .none }
+    lock.lock()
+    guard !ended, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    demand -= 1
+    lock.unlock()
     let more = downstream.receive(input)
     lock.withLock { demand += more }
     return more
   }
 
   private func receive(_ completion: Subscribers.Completion<Suffix.Failure>, _ isSuffix: Bool) {
-    let next = lock.withLock { () -> Bool? in
-      guard !ended, isSuffix == onSuffix else { return nil }
+    let next = lock.withLock { () -> Next in
+      guard !ended, isSuffix == onSuffix else { return .nothing }
       subscription = nil
       if case .finished = completion, !isSuffix {
         onSuffix = true
-        return true
+        return .suffix
       }
       ended = true
-      return false
+      return .complete(downstream.take())
     }
     switch next {
-    case true?: suffix.subscribe(Side(inner: self, isSuffix: true))
-    case false?: downstream.receive(completion: completion)
-    case nil: break
+    case .suffix: suffix.subscribe(Side(inner: self, isSuffix: true))
+    case .complete(let downstream): downstream?.receive(completion: completion)
+    case .nothing: break
     }
   }
 
@@ -124,12 +133,13 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard !ended else { return nil }
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      guard !ended else { return (nil, nil) }
       ended = true
-      return self.subscription.take()
+      return (self.subscription.take(), self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { "Concatenate" }

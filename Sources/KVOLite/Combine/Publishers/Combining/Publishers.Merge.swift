@@ -83,20 +83,26 @@ extension Publisher {
   }
 }
 
+/// The subscription of `merge` and `MergeMany`, with Combine's demand handling: with
+/// unlimited demand every upstream is asked for everything; otherwise each upstream is asked
+/// for one value at a time, and a value that arrives without demand waits in its upstream's
+/// buffer for the next request. Deliveries are serialized by a recursive lock, under which the
+/// state is checked too, so no value follows the completion; downstream is let go of when the
+/// subscription ends.
 final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
   private let lock = Lock()
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   /// Serializes calls to downstream: upstreams may send from several threads at once.
   private let delivery = RecursiveLock()
   private var upstreams: [(any Subscription)?]
   private var buffers: [Input?]
   private var finishedCount = 0
   private var demand = Subscribers.Demand.none
-  private var isTerminated = false
 
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
@@ -121,95 +127,117 @@ final class MergeInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
   }
 
   private func receive(subscription: any Subscription, _ index: Int) {
-    let (accepted, demand) = lock.withLock { () -> (Bool, Subscribers.Demand) in
-      guard !isTerminated, upstreams[index] == nil else { return (false, .none) }
+    let demand = lock.withLock { () -> Subscribers.Demand? in
+      guard downstream != nil, upstreams[index] == nil else { return nil }
       upstreams[index] = subscription
-      return (true, self.demand)
+      return self.demand
     }
-    guard accepted else { return subscription.cancel() }
+    guard let demand else { return subscription.cancel() }
     subscription.request(demand == .unlimited ? .unlimited : .max(1))
   }
 
   private func receive(_ input: Input, _ index: Int) -> Subscribers.Demand {
-    lock.lock()
-    guard !isTerminated else {
+    delivery.withLock {
+      lock.lock()
+      guard let downstream else {
+        lock.unlock()
+        return .none
+      }
+      if demand == .unlimited {
+        lock.unlock()
+        _ = downstream.receive(input)
+        return .none
+      }
+      guard demand > 0 else {
+        buffers[index] = input
+        lock.unlock()
+        return .none
+      }
+      demand -= 1
       lock.unlock()
-      return .none
+      let more = downstream.receive(input)
+      lock.withLock { demand += more }
+      return .max(1)
     }
-    if demand == .unlimited {
-      lock.unlock()
-      _ = delivery.withLock { downstream.receive(input) }
-      return .none
-    }
-    guard demand > 0 else {
-      buffers[index] = input
-      lock.unlock()
-      return .none
-    }
-    demand -= 1
-    lock.unlock()
-    let more = delivery.withLock { downstream.receive(input) }
-    lock.withLock { demand += more }
-    return .max(1)
+  }
+
+  /// Ends, with the lock held: the subscriber, to complete or release after unlocking, and
+  /// what the buffers held.
+  private func end() -> (downstream: Downstream?, buffered: [Input?]) {
+    defer { buffers = buffers.map { _ in nil } }
+    return (downstream.take(), buffers)
   }
 
   private func receive(completion: Subscribers.Completion<Failure>, _ index: Int) {
-    let (send, others) = lock.withLock { () -> (Bool, [any Subscription]) in
-      guard !isTerminated else { return (false, []) }
+    let (ended, others) = lock.withLock {
+      () -> ((downstream: Downstream?, buffered: [Input?])?, [any Subscription]) in
+      guard downstream != nil else { return (nil, []) }
       switch completion {
       case .finished:
         finishedCount += 1
         upstreams[index] = nil
         guard finishedCount == upstreams.count, buffers.allSatisfy({ $0 == nil }) else {
-          return (false, [])
+          return (nil, [])
         }
-        isTerminated = true
-        return (true, [])
+        return (end(), [])
       case .failure:
-        isTerminated = true
         defer { upstreams = upstreams.map { _ in nil } }
-        return (true, upstreams.enumerated().compactMap { $0.offset == index ? nil : $0.element })
+        return (
+          end(), upstreams.enumerated().compactMap { $0.offset == index ? nil : $0.element }
+        )
       }
     }
     for other in others { other.cancel() }
-    if send { delivery.withLock { downstream.receive(completion: completion) } }
+    if let downstream = ended?.downstream {
+      delivery.withLock { downstream.receive(completion: completion) }
+    }
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    var freed: [any Subscription] = []
-    lock.lock()
-    guard !isTerminated else { return lock.unlock() }
-    demand += newDemand
-    // Deliver the waiting values first; each frees its upstream to send one more.
-    while demand > 0, let index = buffers.firstIndex(where: { $0 != nil }) {
-      let value = buffers[index]!
-      buffers[index] = nil
-      if demand != .unlimited { demand -= 1 }
-      if let upstream = upstreams[index] { freed.append(upstream) }
-      lock.unlock()
-      let more = delivery.withLock { downstream.receive(value) }
+    let (freed, upstreams, finished) = delivery.withLock {
+      () -> ([any Subscription], [any Subscription], Downstream?) in
+      var freed: [any Subscription] = []
       lock.lock()
-      demand += more
+      guard let downstream else {
+        lock.unlock()
+        return ([], [], nil)
+      }
+      demand += newDemand
+      // Deliver the waiting values first; each frees its upstream to send one more.
+      while demand > 0, let index = buffers.firstIndex(where: { $0 != nil }) {
+        let value = buffers[index]!
+        buffers[index] = nil
+        if demand != .unlimited { demand -= 1 }
+        if let upstream = self.upstreams[index] { freed.append(upstream) }
+        lock.unlock()
+        let more = downstream.receive(value)
+        lock.lock()
+        demand += more
+      }
+      let upstreams = self.upstreams.compactMap { $0 }
+      let finishNow =
+        self.downstream != nil && finishedCount == self.upstreams.count
+        && buffers.allSatisfy { $0 == nil }
+      let finished = finishNow ? end().downstream : nil
+      lock.unlock()
+      finished?.receive(completion: .finished)
+      return (freed, upstreams, finished)
     }
-    let upstreams = self.upstreams.compactMap { $0 }
-    let finishNow = finishedCount == self.upstreams.count && buffers.allSatisfy { $0 == nil }
-    if finishNow { isTerminated = true }
-    lock.unlock()
+    _ = finished
     if newDemand == .unlimited {
       for upstream in upstreams { upstream.request(.unlimited) }
     } else {
       for upstream in freed { upstream.request(.max(1)) }
     }
-    if finishNow { delivery.withLock { downstream.receive(completion: .finished) } }
   }
 
   func cancel() {
-    let upstreams = lock.withLock {
-      isTerminated = true
+    let (upstreams, ended) = lock.withLock {
       defer { self.upstreams = self.upstreams.map { _ in nil } }
-      return self.upstreams
+      return (self.upstreams, end())
     }
     for upstream in upstreams { upstream?.cancel() }
+    withExtendedLifetime(ended) {}
   }
 }
 

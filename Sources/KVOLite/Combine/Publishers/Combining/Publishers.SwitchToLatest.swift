@@ -40,7 +40,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Child.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var outer: (any Subscription)?
@@ -57,7 +58,15 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     self.downstream = downstream
   }
 
-  private func send(_ completion: Subscribers.Completion<Failure>) {
+  /// Marks the subscription completed, with the lock held: the subscriber, to send the
+  /// completion to after unlocking.
+  private func complete() -> Downstream? {
+    completed = true
+    return downstream.take()
+  }
+
+  private func send(_ completion: Subscribers.Completion<Failure>, to downstream: Downstream?) {
+    guard let downstream else { return }
     delivery.withLock { downstream.receive(completion: completion) }
   }
 
@@ -106,15 +115,15 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     switch completion {
     case .finished:
       guard !awaitingCurrent, current == nil else { return lock.unlock() }
-      completed = true
+      let downstream = complete()
       lock.unlock()
-      send(.finished)
+      send(.finished, to: downstream)
     case .failure:
-      completed = true
+      let downstream = complete()
       let child = current.take()
       lock.unlock()
       child?.cancel()
-      send(completion)
+      send(completion, to: downstream)
     }
   }
 
@@ -146,16 +155,19 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveChild(_ input: Child.Output, _ index: Int) -> Subscribers.Demand {
-    guard
-      lock.withLock({ () -> Bool in
-        guard index == currentIndex, !cancelled else { return false }
-        demand -= 1
-        return true
-      })
-    else { return .none }
-    let more = delivery.withLock { downstream.receive(input) }
-    if more > 0 { lock.withLock { demand += more } }
-    return more
+    // Checked and delivered with `delivery` held, so that no value follows the completion.
+    delivery.withLock {
+      lock.lock()
+      guard index == currentIndex, !cancelled, let downstream else {
+        lock.unlock()
+        return .none
+      }
+      demand -= 1
+      lock.unlock()
+      let more = downstream.receive(input)
+      if more > 0 { lock.withLock { demand += more } }
+      return more
+    }
   }
 
   private func receiveChild(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
@@ -166,16 +178,16 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     switch completion {
     case .finished:
       guard outerFinished else { return lock.unlock() }
-      completed = true
+      let downstream = complete()
       lock.unlock()
-      send(.finished)
+      send(.finished, to: downstream)
     case .failure:
-      completed = true
+      let downstream = complete()
       cancelled = true
       let outer = self.outer.take()
       lock.unlock()
       outer?.cancel()
-      send(completion)
+      send(completion, to: downstream)
     }
   }
 
@@ -191,12 +203,14 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   func cancel() {
-    let (child, outer) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
+    let (child, outer, downstream) = lock.withLock {
+      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
       cancelled = true
-      return (current.take(), self.outer.take())
+      return (current.take(), self.outer.take(), self.downstream.take())
     }
     child?.cancel()
     outer?.cancel()
+    _ = downstream
   }
 
   var description: String { "SwitchToLatest" }

@@ -6,7 +6,9 @@
 /// delivered goes back to that value's upstream as its `receive` result); a tuple goes out as
 /// soon as every queue has a value; it finishes when an upstream has finished and its queue
 /// is empty (no more tuples are possible), cancelling the others, and fails at the first
-/// failure. Deliveries are serialized by a recursive lock; nothing is called with `lock` held.
+/// failure. Deliveries are serialized by a recursive lock, under which each tuple is also made,
+/// so tuples reach downstream in order and none follows the completion; nothing is called with
+/// `lock` held. Downstream is let go of when the subscription ends.
 final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -14,7 +16,8 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let combine: ([Any]) -> Downstream.Input
   private let lock = Lock()
   private let delivery = RecursiveLock()
@@ -22,7 +25,6 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   private var queues: [[Any]]
   private var finished: [Bool]
   private var subscribedCount = 0
-  private var ended = false
 
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
     self.downstream = downstream
@@ -49,31 +51,35 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   }
 
   private func receive(_ subscription: any Subscription, _ index: Int) {
-    let (accepted, all) = lock.withLock { () -> (Bool, Bool) in
-      guard !ended, subscriptions[index] == nil else { return (false, false) }
-      subscriptions[index] = subscription
-      subscribedCount += 1
-      return (true, subscribedCount == subscriptions.count)
+    lock.lock()
+    guard let downstream, subscriptions[index] == nil else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    subscriptions[index] = subscription
+    subscribedCount += 1
+    let all = subscribedCount == subscriptions.count
+    lock.unlock()
     if all { downstream.receive(subscription: self) }
   }
 
   private func receive(_ input: Any, _ index: Int) -> Subscribers.Demand {
-    lock.lock()
-    guard !ended else {
+    let (more, others) = delivery.withLock { () -> (Subscribers.Demand, [any Subscription]) in
+      lock.lock()
+      guard let downstream else {
+        lock.unlock()
+        return (.none, [])
+      }
+      queues[index].append(input)
+      guard queues.allSatisfy({ !$0.isEmpty }) else {
+        lock.unlock()
+        return (.none, [])
+      }
+      let values = queues.indices.map { queues[$0].removeFirst() }
+      let others = subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
       lock.unlock()
-      return .none
+      return (downstream.receive(combine(values)), others)
     }
-    queues[index].append(input)
-    guard queues.allSatisfy({ !$0.isEmpty }) else {
-      lock.unlock()
-      return .none
-    }
-    let values = queues.indices.map { queues[$0].removeFirst() }
-    let others = subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
-    lock.unlock()
-    let more = delivery.withLock { downstream.receive(combine(values)) }
     if more > 0 { for other in others { other.request(more) } }
     finishIfExhausted()
     return more
@@ -84,45 +90,54 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
       lock.withLock { finished[index] = true }
       return finishIfExhausted()
     }
-    let others = lock.withLock { () -> [any Subscription]? in
-      guard !ended else { return nil }
-      ended = true
+    let ended = lock.withLock { () -> (Downstream, [any Subscription])? in
+      guard let downstream = downstream.take() else { return nil }
       defer { subscriptions = subscriptions.map { _ in nil } }
-      return subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
+      return (
+        downstream, subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
+      )
     }
-    guard let others else { return }
+    guard let (downstream, others) = ended else { return }
     delivery.withLock { downstream.receive(completion: completion) }
     for other in others { other.cancel() }
   }
 
   /// Finishes if an upstream has finished with nothing left in its queue.
   private func finishIfExhausted() {
-    let others = lock.withLock { () -> [any Subscription]? in
-      guard !ended, queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty }) else {
-        return nil
+    let ended = lock.withLock { () -> (Downstream, [any Subscription], [[Any]])? in
+      guard downstream != nil,
+        queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty })
+      else { return nil }
+      let others = subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }
+      defer {
+        subscriptions = subscriptions.map { _ in nil }
+        queues = queues.map { _ in [] }
       }
-      ended = true
-      defer { subscriptions = subscriptions.map { _ in nil } }
-      return subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }
+      // The values left in the queues are released after unlocking, with the rest.
+      return (downstream.take()!, others, queues)
     }
-    guard let others else { return }
+    guard let (downstream, others, _) = ended else { return }
     delivery.withLock { downstream.receive(completion: .finished) }
     for other in others { other.cancel() }
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
-    let targets = lock.withLock { ended ? [] : subscriptions.compactMap { $0 } }
+    let targets = lock.withLock { downstream == nil ? [] : subscriptions.compactMap { $0 } }
     for target in targets { target.request(demand) }
   }
 
   func cancel() {
-    let targets = lock.withLock { () -> [any Subscription] in
-      ended = true
-      defer { subscriptions = subscriptions.map { _ in nil } }
-      return subscriptions.compactMap { $0 }
+    let (targets, downstream, queues) = lock.withLock {
+      () -> ([any Subscription], Downstream?, [[Any]]) in
+      defer {
+        subscriptions = subscriptions.map { _ in nil }
+        self.queues = self.queues.map { _ in [] }
+      }
+      return (subscriptions.compactMap { $0 }, self.downstream.take(), self.queues)
     }
     for target in targets { target.cancel() }
+    withExtendedLifetime((downstream, queues)) {}
   }
 
   var description: String { "Zip" }

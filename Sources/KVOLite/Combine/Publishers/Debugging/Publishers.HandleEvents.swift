@@ -48,7 +48,7 @@ extension Publishers {
 /// on, as Combine does: hooks run whatever the state (a value before subscription is reported
 /// and passed on), a request hook sees every demand downstream asks for (through `request` or
 /// returned from a value, if not `.none`), and the hooks are released, outside the lock, when
-/// the subscription completes or is cancelled. It keeps its downstream for its whole life.
+/// the subscription completes or is cancelled, as is its downstream.
 private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -58,7 +58,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   /// The hooks; `nil` once the subscription has ended.
@@ -71,26 +72,34 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   private var hooks: Publishers.HandleEvents<Upstream>? { lock.withLock { events } }
 
-  /// Ends the subscription: returns upstream's subscription and the hooks, to be released by
-  /// the caller after the lock.
-  private func end() -> ((any Subscription)?, Publishers.HandleEvents<Upstream>?) {
-    lock.withLock {
-      defer {
-        status = .terminal
-        events = nil
-      }
-      return (status.subscription, events)
-    }
+  /// What the subscription lets go of when it ends: upstream's subscription, the hooks and the
+  /// subscriber, released by the caller after the lock.
+  private typealias Ended = (
+    subscription: (any Subscription)?, events: Publishers.HandleEvents<Upstream>?,
+    downstream: Downstream?
+  )
+
+  /// Ends the subscription, with the lock held.
+  private func end() -> Ended {
+    defer { status = .terminal }
+    return (status.subscription, events.take(), downstream.take())
   }
 
   func receive(subscription: any Subscription) {
     hooks?.receiveSubscription?(subscription)
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    hooks?.receiveOutput?(input)
+    lock.lock()
+    let events = self.events
+    let downstream = self.downstream
+    lock.unlock()
+    events?.receiveOutput?(input)
+    guard let downstream else { return .none }
     let demand = downstream.receive(input)
     if demand != .none { hooks?.receiveRequest?(demand) }
     return demand
@@ -98,9 +107,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   func receive(completion: Subscribers.Completion<Failure>) {
     hooks?.receiveCompletion?(completion)
-    let ended = end()
-    withExtendedLifetime(ended) {}
-    downstream.receive(completion: completion)
+    let ended = lock.withLock { end() }
+    ended.downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -110,17 +118,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   func cancel() {
     hooks?.receiveCancel?()
-    let (subscription, events) = lock.withLock {
-      () -> ((any Subscription)?, Publishers.HandleEvents<Upstream>?) in
-      guard status.isSubscribed else { return (nil, nil) }
-      defer {
-        status = .terminal
-        self.events = nil
-      }
-      return (status.subscription, self.events)
-    }
-    withExtendedLifetime(events) {}
-    subscription?.cancel()
+    let ended = lock.withLock { () -> Ended? in status.isSubscribed ? end() : nil }
+    ended?.subscription?.cancel()
   }
 
   var description: String { "HandleEvents" }

@@ -58,7 +58,8 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let prefix: String
   private let target: PrintTarget
   private let lock = Lock()
@@ -79,12 +80,15 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
 
   func receive(subscription: any Subscription) {
     log("receive subscription: (\(subscription))")
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     log("receive value: (\(input))")
+    guard let downstream = lock.withLock({ downstream }) else { return .none }
     let demand = downstream.receive(input)
     log(demand, synchronous: true)
     return demand
@@ -95,8 +99,11 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
     case .finished: log("receive finished")
     case .failure(let error): log("receive error: (\(error))")
     }
-    lock.withLock { status = .terminal }
-    downstream.receive(completion: completion)
+    let downstream = lock.withLock { () -> Downstream? in
+      status = .terminal
+      return self.downstream.take()
+    }
+    downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -106,12 +113,13 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
 
   func cancel() {
     log("receive cancel")
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard let subscription = status.subscription else { return nil }
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      guard let subscription = status.subscription else { return (nil, nil) }
       status = .terminal
-      return subscription
+      return (subscription, self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { "Print" }

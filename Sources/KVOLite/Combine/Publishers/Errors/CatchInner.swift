@@ -17,10 +17,12 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     case ended
   }
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let name: String
   private let mapFailure: (NewPublisher.Failure) -> Downstream.Failure
-  private let handler: (Upstream.Failure) throws(Downstream.Failure) -> NewPublisher
+  /// Makes the replacement; let go of when the subscription ends.
+  private var handler: ((Upstream.Failure) throws(Downstream.Failure) -> NewPublisher)?
   private let lock = Lock()
   private var state = State.awaitingUpstream
   private var demand = Subscribers.Demand.none
@@ -51,37 +53,51 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   }
 
   private func receiveUpstream(_ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingUpstream = state else { return false }
-      state = .upstream(subscription)
-      return true
+    lock.lock()
+    guard case .awaitingUpstream = state, let downstream else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    state = .upstream(subscription)
+    lock.unlock()
     downstream.receive(subscription: self)
   }
 
   private func receiveUpstream(_ input: Upstream.Output) -> Subscribers.Demand {
-    lock.withLock { demand -= 1 }
+    lock.lock()
+    guard let downstream else {
+      lock.unlock()
+      return .none
+    }
+    demand -= 1
+    lock.unlock()
     let more = downstream.receive(input)
     lock.withLock { demand += more }
     return more
+  }
+
+  /// Ends, with the lock held: what was let go of, to complete or release after unlocking.
+  private func end() -> (downstream: Downstream?, handler: Any?) {
+    state = .ended
+    return (downstream.take(), handler.take())
   }
 
   private func receiveUpstream(_ completion: Subscribers.Completion<Upstream.Failure>) {
     lock.lock()
     switch (state, completion) {
     case (.upstream, .finished):
-      state = .ended
+      let ended = end()
       lock.unlock()
-      downstream.receive(completion: .finished)
+      ended.downstream?.receive(completion: .finished)
     case (.upstream, .failure(let error)):
       state = .awaitingReplacement
+      let handler = self.handler
       lock.unlock()
       do {
-        try handler(error).subscribe(ReplacementSide(inner: self))
+        try handler?(error).subscribe(ReplacementSide(inner: self))
       } catch {
-        lock.withLock { state = .ended }
-        downstream.receive(completion: .failure(error))
+        let ended = lock.withLock { end() }
+        ended.downstream?.receive(completion: .failure(error))
       }
     case (.awaitingUpstream, _):
       lock.unlock()
@@ -100,7 +116,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
     func receive(subscription: any Subscription) { inner.receiveReplacement(subscription) }
     func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-      inner.downstream.receive(input)
+      inner.receiveReplacement(input)
     }
     func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
       inner.receiveReplacement(completion)
@@ -118,16 +134,20 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   }
 
   private func receiveReplacement(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
-    let live = lock.withLock { () -> Bool in
-      guard case .replacement = state else { return false }
-      state = .ended
-      return true
+    let ended = lock.withLock { () -> (downstream: Downstream?, handler: Any?)? in
+      guard case .replacement = state else { return nil }
+      return end()
     }
-    guard live else { return }
+    guard let downstream = ended?.downstream else { return }
     switch completion {
     case .finished: downstream.receive(completion: .finished)
     case .failure(let error): downstream.receive(completion: .failure(mapFailure(error)))
     }
+  }
+
+  private func receiveReplacement(_ input: NewPublisher.Output) -> Subscribers.Demand {
+    guard let downstream = lock.withLock({ downstream }) else { return .none }
+    return downstream.receive(input)
   }
 
   // MARK: Downstream
@@ -155,23 +175,26 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let (subscription, ended) = lock.withLock {
+      () -> ((any Subscription)?, (downstream: Downstream?, handler: Any?)?) in
       switch state {
       case .upstream(let subscription), .replacement(let subscription):
-        state = .ended
-        return subscription
-      case .awaitingUpstream, .awaitingReplacement, .ended:
-        return nil
+        return (subscription, end())
+      case .awaitingReplacement:
+        return (nil, end())
+      case .awaitingUpstream, .ended:
+        return (nil, nil)
       }
     }
     subscription?.cancel()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { name }
   var customMirror: Mirror {
     Mirror(
       self,
-      children: [("downstream", downstream as Any), ("demand", lock.withLock { demand } as Any)])
+      children: lock.withLock { [("downstream", downstream as Any), ("demand", demand as Any)] })
   }
   var playgroundDescription: Any { description }
 }

@@ -39,7 +39,8 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let output: Input
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -54,19 +55,21 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
     subscription.request(.unlimited)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard
-      lock.withLock({ () -> Bool in
-        guard status.isSubscribed else { return false }
-        receivedValue = true
-        return true
-      })
-    else { return .none }
+    lock.lock()
+    guard status.isSubscribed, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    receivedValue = true
+    lock.unlock()
     return downstream.receive(input)
   }
 
@@ -75,16 +78,19 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
     guard status.isSubscribed else { return lock.unlock() }
     status = .terminal
     guard !receivedValue, case .finished = completion else {
+      let downstream = self.downstream.take()
       lock.unlock()
-      return downstream.receive(completion: completion)
+      downstream?.receive(completion: completion)
+      return
     }
     guard downstreamRequested else {
       replacementPending = true
       return lock.unlock()
     }
+    let downstream = self.downstream.take()
     lock.unlock()
-    _ = downstream.receive(output)
-    downstream.receive(completion: .finished)
+    _ = downstream?.receive(output)
+    downstream?.receive(completion: .finished)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -93,9 +99,10 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
     downstreamRequested = true
     if replacementPending {
       replacementPending = false
+      let downstream = self.downstream.take()
       lock.unlock()
-      _ = downstream.receive(output)
-      downstream.receive(completion: .finished)
+      _ = downstream?.receive(output)
+      downstream?.receive(completion: .finished)
       return
     }
     let subscription = status.subscription
@@ -104,13 +111,13 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       replacementPending = false
-      guard let subscription = status.subscription else { return nil }
-      status = .terminal
-      return subscription
+      defer { status = .terminal }
+      return (status.subscription, self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { "ReplaceEmpty" }

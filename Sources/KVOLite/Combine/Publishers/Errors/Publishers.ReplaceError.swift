@@ -43,7 +43,8 @@ where Downstream.Failure == Never {
   typealias Input = Downstream.Input
   typealias Failure = UpstreamFailure
 
-  private let downstream: Downstream
+  /// The subscriber, until it has its completion or cancels.
+  private var downstream: Downstream?
   private let output: Input
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -57,18 +58,20 @@ where Downstream.Failure == Never {
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard
-      lock.withLock({ () -> Bool in
-        guard status.isSubscribed else { return false }
-        demand -= 1
-        return true
-      })
-    else { return .none }
+    lock.lock()
+    guard status.isSubscribed, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    demand -= 1
+    lock.unlock()
     let more = downstream.receive(input)
     guard more != .none else { return .none }
     lock.withLock { demand += more }
@@ -83,9 +86,10 @@ where Downstream.Failure == Never {
       return lock.unlock()
     }
     status = .terminal
+    let downstream = self.downstream.take()
     lock.unlock()
-    if case .failure = completion { _ = downstream.receive(output) }
-    downstream.receive(completion: .finished)
+    if case .failure = completion { _ = downstream?.receive(output) }
+    downstream?.receive(completion: .finished)
   }
 
   func request(_ newDemand: Subscribers.Demand) {
@@ -94,9 +98,10 @@ where Downstream.Failure == Never {
     if replacementPending {
       replacementPending = false
       status = .terminal
+      let downstream = self.downstream.take()
       lock.unlock()
-      _ = downstream.receive(output)
-      downstream.receive(completion: .finished)
+      _ = downstream?.receive(output)
+      downstream?.receive(completion: .finished)
       return
     }
     demand += newDemand
@@ -106,13 +111,15 @@ where Downstream.Failure == Never {
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard let subscription = status.subscription else { return nil }
-      status = .terminal
-      replacementPending = false
-      return subscription
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      defer {
+        status = .terminal
+        replacementPending = false
+      }
+      return (status.subscription, self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { "ReplaceError" }

@@ -37,7 +37,8 @@ private final class RetryInner<Upstream: Publisher, Downstream: Subscriber>: Sub
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked: the mutable state is behind `lock`.
   private let upstream: Upstream
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let lock = Lock()
   /// Attempts left; `nil` for no limit.
   private var retries: Int?
@@ -46,6 +47,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private var demand = Subscribers.Demand.none
   private var handedDownstream = false
   private var ended = false
+
+  /// What a completion of an attempt leads to: another attempt, or the completion of the
+  /// subscriber let go of.
+  private enum Next {
+    case again
+    case complete(Downstream?)
+    case nothing
+  }
 
   init(upstream: Upstream, downstream: Downstream, retries: Int?) {
     self.upstream = upstream
@@ -73,15 +82,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   private func receive(_ subscription: any Subscription, _ attempt: Int) {
-    let (accepted, first, demand) = lock.withLock { () -> (Bool, Bool, Subscribers.Demand) in
-      guard !ended, attempt == self.attempt, self.subscription == nil else {
-        return (false, false, .none)
-      }
-      self.subscription = subscription
-      defer { handedDownstream = true }
-      return (true, !handedDownstream, self.demand)
+    lock.lock()
+    guard !ended, attempt == self.attempt, self.subscription == nil, let downstream else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    self.subscription = subscription
+    let first = !handedDownstream
+    handedDownstream = true
+    let demand = self.demand
+    lock.unlock()
     if first {
       downstream.receive(subscription: self)
     } else if demand > 0 {
@@ -90,34 +100,34 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   private func receive(_ input: Upstream.Output, _ attempt: Int) -> Subscribers.Demand {
-    guard
-      lock.withLock({ () -> Bool in
-        guard !ended, attempt == self.attempt else { return false }
-        demand -= 1
-        return true
-      })
-    else { return .none }
+    lock.lock()
+    guard !ended, attempt == self.attempt, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    demand -= 1
+    lock.unlock()
     let more = downstream.receive(input)
     lock.withLock { demand += more }
     return more
   }
 
   private func receive(_ completion: Subscribers.Completion<Upstream.Failure>, _ attempt: Int) {
-    let again = lock.withLock { () -> Bool? in
-      guard !ended, attempt == self.attempt else { return nil }
+    let next = lock.withLock { () -> Next in
+      guard !ended, attempt == self.attempt else { return .nothing }
       subscription = nil
       if case .failure = completion, retries.map({ $0 > 0 }) ?? true {
         retries = retries.map { $0 - 1 }
         self.attempt += 1
-        return true
+        return .again
       }
       ended = true
-      return false
+      return .complete(downstream.take())
     }
-    switch again {
-    case true?: start()
-    case false?: downstream.receive(completion: completion)
-    case nil: break
+    switch next {
+    case .again: start()
+    case .complete(let downstream): downstream?.receive(completion: completion)
+    case .nothing: break
     }
   }
 
@@ -132,12 +142,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard !ended else { return nil }
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      guard !ended else { return (nil, nil) }
       ended = true
-      return self.subscription.take()
+      return (self.subscription.take(), self.downstream.take())
     }
     subscription?.cancel()
+    _ = downstream
   }
 
   var description: String { "Retry" }

@@ -43,7 +43,8 @@ where Downstream.Failure == Other.Failure {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Other.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var upstream: (any Subscription)?
@@ -87,25 +88,27 @@ where Downstream.Failure == Other.Failure {
   }
 
   private func receiveUpstream(_ input: Downstream.Input) -> Subscribers.Demand {
-    let pass = lock.withLock { () -> Bool in
-      guard triggered, !ended else {
+    // Checked and delivered with `delivery` held, so that no value follows the completion.
+    delivery.withLock {
+      lock.lock()
+      guard triggered, let downstream else {
         demand -= 1
-        return false
+        lock.unlock()
+        return .none
       }
-      return true
+      lock.unlock()
+      return downstream.receive(input)
     }
-    guard pass else { return .none }
-    return delivery.withLock { downstream.receive(input) }
   }
 
   func end(with completion: Subscribers.Completion<Failure>) {
-    let (live, trigger) = lock.withLock { () -> (Bool, (any Subscription)?) in
-      guard !ended else { return (false, nil) }
+    let (downstream, trigger) = lock.withLock { () -> (Downstream?, (any Subscription)?) in
+      guard !ended else { return (nil, nil) }
       ended = true
-      return (true, self.trigger.take())
+      return (self.downstream.take(), self.trigger.take())
     }
     trigger?.cancel()
-    guard live else { return }
+    guard let downstream else { return }
     delivery.withLock { downstream.receive(completion: completion) }
   }
 
@@ -150,12 +153,14 @@ where Downstream.Failure == Other.Failure {
   }
 
   func cancel() {
-    let (upstream, trigger) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
+    let (upstream, trigger, downstream) = lock.withLock {
+      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
       ended = true
-      return (self.upstream.take(), self.trigger.take())
+      return (self.upstream.take(), self.trigger.take(), self.downstream.take())
     }
     upstream?.cancel()
     trigger?.cancel()
+    _ = downstream
   }
 
   var description: String { "DropUntilOutput" }

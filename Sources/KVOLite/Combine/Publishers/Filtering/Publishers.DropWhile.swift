@@ -75,7 +75,8 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   typealias Input = Downstream.Input
   typealias Failure = UpstreamFailure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let name: String
   private let mapFailure: (UpstreamFailure) -> Downstream.Failure
   private let lock = Lock()
@@ -95,13 +96,15 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard let subscription = status.subscription, let predicate else {
+    guard let subscription = status.subscription, let predicate, let downstream else {
       lock.unlock()
       return .none
     }
@@ -112,15 +115,10 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
         if try predicate(input) { return .max(1) }
         lock.withLock { self.dropping = false }
       } catch {
-        let ended = lock.withLock { () -> Bool in
-          guard status.isSubscribed else { return false }
-          status = .terminal
-          self.predicate = nil
-          return true
-        }
-        guard ended else { return .none }
+        let ended = lock.withLock { status.isSubscribed ? end() : nil }
+        guard let ended else { return .none }
         subscription.cancel()
-        downstream.receive(completion: .failure(error))
+        ended.downstream?.receive(completion: .failure(error))
         return .none
       }
     }
@@ -128,15 +126,10 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    let released = lock.withLock { () -> ((Input) throws(Downstream.Failure) -> Bool)?? in
-      guard status.isSubscribed else { return nil }
-      status = .terminal
-      return predicate.take()
-    }
-    guard released != nil else { return }
+    guard let ended = lock.withLock({ status.isSubscribed ? end() : nil }) else { return }
     switch completion {
-    case .finished: downstream.receive(completion: .finished)
-    case .failure(let error): downstream.receive(completion: .failure(mapFailure(error)))
+    case .finished: ended.downstream?.receive(completion: .finished)
+    case .failure(let error): ended.downstream?.receive(completion: .failure(mapFailure(error)))
     }
   }
 
@@ -146,14 +139,16 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   }
 
   func cancel() {
-    let (subscription, released) = lock.withLock {
-      () -> ((any Subscription)?, ((Input) throws(Downstream.Failure) -> Bool)?) in
-      guard let subscription = status.subscription else { return (nil, nil) }
-      status = .terminal
-      return (subscription, predicate.take())
-    }
-    withExtendedLifetime(released) {}
+    let (subscription, ended) = lock.withLock { (status.subscription, end()) }
+    withExtendedLifetime(ended) {}
     subscription?.cancel()
+  }
+
+  /// Ends, with the lock held: lets go of the subscriber and the predicate (released by the
+  /// caller after unlocking).
+  private func end() -> (downstream: Downstream?, predicate: Any?) {
+    status = .terminal
+    return (downstream.take(), predicate.take())
   }
 
   var description: String { name }

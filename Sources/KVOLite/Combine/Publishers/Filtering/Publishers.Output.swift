@@ -47,7 +47,8 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   private var untilStart: Int
@@ -60,45 +61,40 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let action = lock.withLock { () -> OutputAction in
-      if untilStart > 0 {
-        untilStart -= 1
-        return .skip
-      }
-      guard remaining > 0 else { return .end }
-      remaining -= 1
-      return .send
-    }
-    switch action {
-    case .skip: return .max(1)
-    case .send: return downstream.receive(input)
-    case .end:
-      let subscription = lock.withLock { () -> (any Subscription)? in
-        defer { status = .terminal }
-        return status.subscription
-      }
-      if let subscription {
-        subscription.cancel()
-        downstream.receive(completion: .finished)
-      }
+    lock.lock()
+    guard let downstream else {
+      lock.unlock()
       return .none
     }
+    if untilStart > 0 {
+      untilStart -= 1
+      lock.unlock()
+      return .max(1)
+    }
+    guard remaining > 0 else {
+      // Past the range: cancel upstream and finish.
+      let subscription = status.subscription
+      let ended = end()
+      lock.unlock()
+      subscription?.cancel()
+      if subscription != nil { ended?.receive(completion: .finished) }
+      return .none
+    }
+    remaining -= 1
+    lock.unlock()
+    return downstream.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard
-      lock.withLock({ () -> Bool in
-        guard status.isSubscribed else { return false }
-        status = .terminal
-        return true
-      })
-    else { return }
-    downstream.receive(completion: completion)
+    guard let ended = lock.withLock({ status.isSubscribed ? end() : nil }) else { return }
+    ended.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -106,11 +102,15 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      defer { status = .terminal }
-      return status.subscription
-    }
+    let (subscription, ended) = lock.withLock { (status.subscription, end()) }
     subscription?.cancel()
+    _ = ended
+  }
+
+  /// Ends, with the lock held: the subscriber, to complete or release after unlocking.
+  private func end() -> Downstream? {
+    status = .terminal
+    return downstream.take()
   }
 
   var description: String { "Output" }

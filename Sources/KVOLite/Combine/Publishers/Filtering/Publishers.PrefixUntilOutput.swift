@@ -40,7 +40,8 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   private var trigger = SubscriptionStatus.awaitingSubscription
@@ -73,30 +74,37 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
   }
 
   private func receiveUpstream(_ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status else { return false }
-      status = triggered ? .terminal : .subscribed(subscription)
-      return true
+    lock.lock()
+    guard case .awaitingSubscription = status, let downstream else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    status = triggered ? .terminal : .subscribed(subscription)
+    lock.unlock()
     downstream.receive(subscription: self)
   }
 
   private func receiveUpstream(_ input: Downstream.Input) -> Subscribers.Demand {
-    guard lock.withLock({ status.isSubscribed }) else { return .none }
+    lock.lock()
+    guard status.isSubscribed, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
     return downstream.receive(input)
   }
 
   private func receiveUpstream(_ completion: Subscribers.Completion<Failure>) {
-    let (wasSubscribed, trigger) = lock.withLock { () -> (Bool, (any Subscription)?) in
+    let (wasSubscribed, trigger, downstream) = lock.withLock {
+      () -> (Bool, (any Subscription)?, Downstream?) in
       defer {
         status = .terminal
         self.trigger = .terminal
       }
-      return (status.isSubscribed, self.trigger.subscription)
+      return (status.isSubscribed, self.trigger.subscription, self.downstream.take())
     }
     trigger?.cancel()
-    if wasSubscribed { downstream.receive(completion: completion) }
+    if wasSubscribed { downstream?.receive(completion: completion) }
   }
 
   private func receiveTrigger(_ subscription: any Subscription) {
@@ -105,18 +113,19 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
   }
 
   private func fire() -> Subscribers.Demand {
-    let (live, upstream) = lock.withLock { () -> (Bool, (any Subscription)?) in
-      guard trigger.isSubscribed else { return (false, nil) }
+    let (live, upstream, downstream) = lock.withLock {
+      () -> (Bool, (any Subscription)?, Downstream?) in
+      guard trigger.isSubscribed else { return (false, nil, nil) }
       defer {
         status = .terminal
         trigger = .terminal
         triggered = true
       }
-      return (true, status.subscription)
+      return (true, status.subscription, self.downstream.take())
     }
     guard live else { return .none }
     upstream?.cancel()
-    downstream.receive(completion: .finished)
+    downstream?.receive(completion: .finished)
     return .none
   }
 
@@ -125,15 +134,17 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
   }
 
   func cancel() {
-    let (upstream, trigger) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
+    let (upstream, trigger, downstream) = lock.withLock {
+      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
       defer {
         status = .terminal
         self.trigger = .terminal
       }
-      return (status.subscription, self.trigger.subscription)
+      return (status.subscription, self.trigger.subscription, self.downstream.take())
     }
     upstream?.cancel()
     trigger?.cancel()
+    _ = downstream
   }
 
   var description: String { "PrefixUntilOutput" }

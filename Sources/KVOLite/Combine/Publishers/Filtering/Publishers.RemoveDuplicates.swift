@@ -42,47 +42,47 @@ extension Publishers {
 ///
 /// Its hot path avoids generic `Optional` and `FilteringStep` values: this code runs
 /// unspecialized (through the class's vtable), where every use of such a type looks up its
-/// metadata at run time. The previous value lives in a one-element buffer instead.
+/// metadata at run time. The previous value and the predicate live in ``Slot``s instead. The
+/// predicate runs outside the lock.
 @usableFromInline
 final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error>:
   FilteringSubscription<Downstream, Downstream.Input, UpstreamFailure>, @unchecked Sendable
 {
-  // @unchecked: `last` and `hasLast` are behind `lock`.
+  // @unchecked: `last` and `isDuplicate` are behind `lock`.
   @usableFromInline typealias Value = Downstream.Input
+  @usableFromInline typealias Predicate = (Value, Value) throws(Downstream.Failure) -> Bool
 
-  /// Whether the second value duplicates the first; throws (for `try`) to fail.
-  @usableFromInline let isDuplicate: (Value, Value) throws(Downstream.Failure) -> Bool
+  /// Whether the second value duplicates the first; throws (for `try`) to fail. Emptied when
+  /// the subscription ends.
+  @exclusivity(unchecked) @usableFromInline var isDuplicate: Slot<Predicate>
   @usableFromInline let name: String
-  /// The previous value, duplicate or not, once `hasLast`.
-  @usableFromInline let last = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-  @exclusivity(unchecked) @usableFromInline var hasLast = false
+  /// The previous value, duplicate or not.
+  @exclusivity(unchecked) @usableFromInline var last = Slot<Value>()
 
   @inlinable init(
     downstream: Downstream, name: String,
     mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-    isDuplicate: @escaping (Value, Value) throws(Downstream.Failure) -> Bool
+    isDuplicate: @escaping Predicate
   ) {
-    self.isDuplicate = isDuplicate
+    self.isDuplicate = Slot(isDuplicate)
     self.name = name
     super.init(downstream: downstream, mapFailure: mapFailure)
   }
 
-  deinit {
-    if hasLast { last.deinitialize(count: 1) }
-    last.deallocate()
-  }
-
   @inlinable override func receive(_ input: Value) -> Subscribers.Demand {
-    guard let subscription = admit() else { return .none }
     lock.lock()
-    guard hasLast else {
-      last.initialize(to: input)
-      hasLast = true
+    guard let subscription = admitLocked() else {
+      lock.unlock()
+      return .none
+    }
+    let downstream = self.downstream.value
+    guard last.isFull else {
+      last.fill(input)
       lock.unlock()
       return downstream.receive(input)
     }
-    let previous = last.move()
-    last.initialize(to: input)
+    let previous = last.replace(with: input)
+    let isDuplicate = self.isDuplicate.value
     lock.unlock()
     do {
       if try isDuplicate(previous, input) { return .max(1) }
@@ -100,10 +100,11 @@ final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error
     end(subscription, with: .failure(error))
   }
 
+  @usableFromInline override func takeClosures() -> Any? { (isDuplicate.take(), last.take()) }
   @usableFromInline override var description: String { name }
   @usableFromInline override var customMirror: Mirror {
-    let previous: Value? = lock.withLock { hasLast ? last.pointee : nil }
-    return Mirror(self, children: [("downstream", downstream), ("last", previous as Any)])
+    let (downstream, previous) = lock.withLock { (self.downstream.valueIfFull, last.valueIfFull) }
+    return Mirror(self, children: [("downstream", downstream as Any), ("last", previous as Any)])
   }
 }
 

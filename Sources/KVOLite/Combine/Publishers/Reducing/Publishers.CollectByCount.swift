@@ -39,12 +39,12 @@ where Downstream.Input == [Input] {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
   private let count: Int
   private let lock = Lock()
   private var upstream: (any Subscription)?
   private var buffer: [Input] = []
-  private var finished = false
 
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
@@ -52,36 +52,36 @@ where Downstream.Input == [Input] {
   }
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard !finished, upstream == nil else { return false }
-      upstream = subscription
-      return true
+    lock.lock()
+    guard let downstream, upstream == nil else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    upstream = subscription
+    lock.unlock()
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let full = lock.withLock { () -> [Input]? in
-      guard upstream != nil else { return nil }
+    let full = lock.withLock { () -> (Downstream, [Input])? in
+      guard upstream != nil, let downstream else { return nil }
       buffer.append(input)
       guard buffer.count == count else { return nil }
       defer { buffer = [] }
-      return buffer
+      return (downstream, buffer)
     }
     guard let full else { return .none }
-    return downstream.receive(full) * count
+    return full.0.receive(full.1) * count
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let rest = lock.withLock { () -> [Input] in
+    let (downstream, rest) = lock.withLock { () -> (Downstream?, [Input]) in
       upstream = nil
-      finished = true
       defer { buffer = [] }
-      if case .failure = completion { return [] }
-      return buffer
+      return (self.downstream.take(), buffer)
     }
-    if !rest.isEmpty { _ = downstream.receive(rest) }
+    guard let downstream else { return }
+    if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
     downstream.receive(completion: completion)
   }
 
@@ -91,22 +91,25 @@ where Downstream.Input == [Input] {
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let ended = lock.withLock { () -> (any Subscription, Downstream?, [Input])? in
       guard let subscription = upstream.take() else { return nil }
-      buffer = []
-      finished = true
-      return subscription
+      defer { buffer = [] }
+      return (subscription, downstream.take(), buffer)
     }
-    subscription?.cancel()
+    // The subscriber and the values collected are released after unlocking.
+    ended?.0.cancel()
   }
 
   var description: String { "CollectByCount" }
   var customMirror: Mirror {
-    let (upstream, buffer) = lock.withLock { (self.upstream, self.buffer) }
+    let (downstream, upstream, buffer) = lock.withLock {
+      (self.downstream, self.upstream, self.buffer)
+    }
     return Mirror(
       self,
       children: [
-        ("downstream", downstream), ("upstreamSubscription", upstream as Any), ("buffer", buffer),
+        ("downstream", downstream as Any), ("upstreamSubscription", upstream as Any),
+        ("buffer", buffer),
         ("count", count),
       ])
   }

@@ -36,57 +36,66 @@ extension Publishers {
 
 /// The subscription of `tryScan`, with Combine's behaviour: values are accumulated whatever
 /// the state; a throw ends it (cancelling upstream) if it is subscribed; upstream's completion
-/// is passed on while it is subscribed.
+/// is passed on while it is subscribed. Once it has completed downstream or been cancelled, it
+/// lets go of its downstream and its closure.
 private final class TryScanInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Failure == any Error {
-  // @unchecked: `status` is behind `lock`; `result` is touched only by `receive(_:)`.
+  // @unchecked: `status`, `downstream` and `nextPartialResult` are behind `lock`; `result` is
+  // touched only by `receive(_:)`.
   typealias Failure = UpstreamFailure
+  typealias Next = (Downstream.Input, Input) throws -> Downstream.Input
 
-  private let downstream: Downstream
-  private let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+  /// The subscriber and the closure, until the subscription ends.
+  private var live: (downstream: Downstream, nextPartialResult: Next)?
   private var result: Downstream.Input
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
 
   init(
     downstream: Downstream, initialResult: Downstream.Input,
-    nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
+    nextPartialResult: @escaping Next
   ) {
-    self.downstream = downstream
+    live = (downstream, nextPartialResult)
     result = initialResult
-    self.nextPartialResult = nextPartialResult
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else { return subscription.cancel() }
-    downstream.receive(subscription: self)
+    guard let live = lock.withLock({ status.accept(subscription) ? live : nil }) else {
+      return subscription.cancel()
+    }
+    live.downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    guard let live = lock.withLock({ live }) else { return .none }
     do {
-      result = try nextPartialResult(result, input)
-      return downstream.receive(result)
+      result = try live.nextPartialResult(result, input)
+      return live.downstream.receive(result)
     } catch {
-      let subscription = lock.withLock { () -> (any Subscription)? in
+      let ended = lock.withLock { () -> (any Subscription, Downstream?)? in
         guard let subscription = status.subscription else { return nil }
         status = .terminal
-        return subscription
+        return (subscription, self.live.take()?.downstream)
       }
-      guard let subscription else { return .none }
+      guard let (subscription, downstream) = ended else { return .none }
       subscription.cancel()
-      downstream.receive(completion: .failure(error))
+      downstream?.receive(completion: .failure(error))
       return .none
     }
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard lock.withLock({ status.isSubscribed }) else { return }
+    let downstream = lock.withLock { () -> Downstream? in
+      guard status.isSubscribed else { return nil }
+      status = .terminal
+      return live.take()?.downstream
+    }
     switch completion {
-    case .finished: downstream.receive(completion: .finished)
-    case .failure(let error): downstream.receive(completion: .failure(error))
+    case .finished: downstream?.receive(completion: .finished)
+    case .failure(let error): downstream?.receive(completion: .failure(error))
     }
   }
 
@@ -95,12 +104,14 @@ where Downstream.Failure == any Error {
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard let subscription = status.subscription else { return nil }
+    let (subscription, live) = lock.withLock {
+      () -> ((any Subscription)?, (downstream: Downstream, nextPartialResult: Next)?) in
+      guard let subscription = status.subscription else { return (nil, nil) }
       status = .terminal
-      return subscription
+      return (subscription, self.live.take())
     }
     subscription?.cancel()
+    _ = live
   }
 
   var description: String { "TryScan" }
@@ -108,7 +119,8 @@ where Downstream.Failure == any Error {
     Mirror(
       self,
       children: [
-        ("downstream", downstream as Any), ("status", lock.withLock { status } as Any),
+        ("downstream", lock.withLock { live?.downstream } as Any),
+        ("status", lock.withLock { status } as Any),
         ("result", result as Any),
       ])
   }
