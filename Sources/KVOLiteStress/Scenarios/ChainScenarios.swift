@@ -6,7 +6,8 @@ import Synchronization
 /// over the chain. Every value delivered must be well-formed; once the threads stop, one more
 /// set gives each observer exactly one notification with the right old and new values (the
 /// observation ended wired to the current chain); and when everything is released, nothing
-/// is left alive (no link or replaced intermediate leaked).
+/// is left alive: no replaced intermediate, and no observation (each handler captures a
+/// counted object, which a leaked observation or link would keep).
 enum ChainScenarios {
   static var all: [StressScenario] { [replacingIntermediates] }
 
@@ -26,13 +27,16 @@ enum ChainScenarios {
       func wellFormed(_ value: String?) -> Bool {
         value.map { $0.isEmpty || Stamp.parse($0) != nil } ?? false
       }
+      let captured = Tag(writer: -1, index: -1)
       let typed = book.observe(\.contact.address.street, options: [.old, .new]) { _, change in
+        withExtendedLifetime(captured) {}
         typedCount.increment()
         if !wellFormed(change.oldValue) || !wellFormed(change.newValue) { malformed.increment() }
         lastTyped.withLock { $0 = (change.oldValue, change.newValue) }
       }
       let string = try book.observe("contact.address.street", options: [.old, .new, .prior]) {
         change in
+        withExtendedLifetime(captured) {}
         stringCount.increment()
         let old = change.oldValue.flatMap { $0 as? String }
         let new = change.newValue.flatMap { $0 as? String }
@@ -40,6 +44,7 @@ enum ChainScenarios {
         if !change.isPrior { lastString.withLock { $0 = (old, new) } }
       }
       let derived = try book.observe("contact.label", options: [.new]) { _ in
+        withExtendedLifetime(captured) {}
         derivedCount.increment()
       }
       race(workers: 4) { worker in

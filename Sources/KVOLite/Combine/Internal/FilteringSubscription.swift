@@ -37,7 +37,7 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
   /// The subscriber, until the subscription ends.
-  @exclusivity(unchecked) @usableFromInline var downstream: Slot<Downstream>
+  @usableFromInline let downstream: Slot<Downstream>
   /// Upstream's failure as downstream's (the identity, or an upcast to `any Error`).
   @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
@@ -158,7 +158,7 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
 
   @usableFromInline let name: String
   /// What to do with a value; emptied when the subscription ends.
-  @exclusivity(unchecked) @usableFromInline var body: Slot<Step>
+  @usableFromInline let body: Slot<Step>
 
   @inlinable init(
     downstream: Downstream, name: String,

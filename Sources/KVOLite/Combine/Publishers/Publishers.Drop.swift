@@ -47,7 +47,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
 
   @usableFromInline let lock = Lock()
   /// The subscriber, until the subscription ends.
-  @exclusivity(unchecked) @usableFromInline var downstream: Slot<Downstream>
+  @usableFromInline let downstream: Slot<Downstream>
   @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
   /// What downstream asked for before upstream's subscription arrived.
   @exclusivity(unchecked) @usableFromInline var pendingDemand = Subscribers.Demand.none

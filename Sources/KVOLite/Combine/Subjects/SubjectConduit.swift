@@ -30,7 +30,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @usableFromInline let delivery = RecursiveLock()
   @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
   /// The subscriber, until the conduit ends (a ``Slot``, not an `Optional`: see there).
-  @exclusivity(unchecked) @usableFromInline var downstream: Slot<Downstream>
+  @usableFromInline let downstream: Slot<Downstream>
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
   /// Whether the subscriber has had the current value, or a later one (current-value kinds): a
   /// value sent while it had no demand makes it wait for the next request, which then

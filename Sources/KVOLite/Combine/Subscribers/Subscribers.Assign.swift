@@ -17,7 +17,7 @@ extension Subscribers {
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
     /// The object, until the subscriber ends (a ``Slot``, not a `Root?`: see there).
-    @exclusivity(unchecked) @usableFromInline var target: Slot<Root>
+    @usableFromInline let target: Slot<Root>
     /// The object, until the subscriber ends.
     public var object: Root? { lock.withLock { target.valueIfFull } }
     /// The property assigned to.

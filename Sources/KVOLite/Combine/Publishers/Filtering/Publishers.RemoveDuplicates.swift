@@ -54,10 +54,10 @@ final class RemoveDuplicatesInner<Downstream: Subscriber, UpstreamFailure: Error
 
   /// Whether the second value duplicates the first; throws (for `try`) to fail. Emptied when
   /// the subscription ends.
-  @exclusivity(unchecked) @usableFromInline var isDuplicate: Slot<Predicate>
+  @usableFromInline let isDuplicate: Slot<Predicate>
   @usableFromInline let name: String
   /// The previous value, duplicate or not.
-  @exclusivity(unchecked) @usableFromInline var last = Slot<Value>()
+  @usableFromInline let last = Slot<Value>()
 
   @inlinable init(
     downstream: Downstream, name: String,
