@@ -11,7 +11,8 @@
 /// Combine's subjects do) while a subscriber that sends to the same subject from its own
 /// `receive` (re-entrancy) does not deadlock.
 ///
-/// Unlike ``Lock`` it is held while user code runs, so waiters sleep rather than spin.
+/// Unlike ``Lock`` it is held while user code runs (a subscriber's `receive`): serializing those
+/// calls is its purpose. Take it before, never while holding, the subscription's state lock.
 @usableFromInline
 final class RecursiveLock: @unchecked Sendable {
   // @unchecked: the mutex is the synchronization.

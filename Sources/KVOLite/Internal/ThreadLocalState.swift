@@ -34,15 +34,6 @@ struct ThreadLocalState {
     return existing.assumingMemoryBound(to: ThreadLocalState.self).pointee.deliveryDepth > 0
   }
 
-  /// Runs `body` counted as a delivery of this thread (see ``ObservationToken/invalidate()``).
-  @usableFromInline
-  static func delivering<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let state = current
-    state.pointee.deliveryDepth += 1
-    defer { state.pointee.deliveryDepth -= 1 }
-    return try body()
-  }
-
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { state in

@@ -145,14 +145,3 @@ extension ObservationRegistrar {
     return record
   }
 }
-
-/// Reads the value at the end of `steps` starting from `root`, flattened; `nil` if a
-/// relationship along the way is `nil`.
-func readValue(of root: AnyObject, along steps: [KeyStep]) -> Any? {
-  var object: AnyObject = root
-  for step in steps.dropLast() {
-    guard let next = step.entry.related?(object) else { return nil }
-    object = next
-  }
-  return steps.last!.entry.displayValue(of: object)
-}

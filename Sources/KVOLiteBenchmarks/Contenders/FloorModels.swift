@@ -110,3 +110,10 @@ final class FloorName {
   var onChange: ((String) -> Void)?
   var firstName = "" { didSet { onChange?(firstName) } }
 }
+
+/// A package whose recipient is a ``FloorName``: the floor of the seed's mirror, whose write
+/// back to the model goes through the key path `\.recipient.firstName` as `assign(to:on:)`'s
+/// does.
+final class FloorPackage {
+  let recipient = FloorName()
+}

@@ -24,6 +24,9 @@ struct Workload {
   let target: String
   /// How many operations one reported unit is made of (A' reports per callback: 100 per set).
   var unitsPerOperation = 1.0
+  /// The contender the ratios are to: the fair floor, or for D the floor that does the same
+  /// key-path write as the idiom measured.
+  var floorName = "floor"
   let contenders: [Contender]
 }
 

@@ -17,7 +17,7 @@ enum Report {
         Swift.print("| \(workload.name) | — | — | — | — | SANITY CHECK FAILED: \(message) |")
       }
     case .success(let samples):
-      let floor = samples.first { $0.name == "floor" }?.median
+      let floor = samples.first { $0.name == workload.floorName }?.median
       for sample in samples {
         let ratio = floor.flatMap { $0 > 0 ? format2(sample.median / $0) + "×" : nil } ?? "—"
         let target = sample.name == "KVOLite" ? workload.target : ""
