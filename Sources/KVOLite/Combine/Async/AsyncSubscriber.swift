@@ -85,10 +85,12 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
   }
 
   func cancel() {
+    var dropped: Subscribers.Completion<Failure>?  // Released after unlocking.
+    defer { _ = dropped }
     let (subscription, continuation) = lock.withLock {
       () -> ((any Subscription)?, CheckedContinuation<Outcome, Never>?) in
       ended = true
-      pending = nil
+      dropped = pending.take()
       defer {
         status = .terminal
         waiting = nil

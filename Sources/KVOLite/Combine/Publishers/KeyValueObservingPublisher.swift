@@ -93,13 +93,8 @@ where Downstream.Failure == Never {
   }
 
   @inlinable func cancel() {
-    let (token, taken) = lock.withLock {
-      defer {
-        downstream = nil
-        pending = nil
-      }
-      return (self.token, downstream)
-    }
+    // What is let go of is released after unlocking (a release may run a deinit).
+    let (token, taken) = lock.withLock { (self.token, (downstream.take(), pending.take())) }
     token?.invalidate()
     _ = taken
   }
