@@ -1,27 +1,64 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// One module per concern; dependencies point one way:
+//
+//   PackageEditorCLI -> PackageModel -> KVOLiteBridge -> KVOLite (KVO and KVC)
+//                                                     -> KVOLiteCombineShim -> KVOLiteCombine
+//                                                                           -> KVOLiteCombineFoundation
+//
+// KVOLiteCombineShim is Apple's Combine where it exists and KVOLiteCombine (with
+// KVOLiteCombineFoundation) elsewhere; KVOLiteLocking is the one lock the modules share.
 let package = Package(
   name: "KVOLite",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "KVOLite", targets: ["KVOLite"]),
+    .library(name: "KVOLiteCombine", targets: ["KVOLiteCombine"]),
+    .library(name: "KVOLiteCombineFoundation", targets: ["KVOLiteCombineFoundation"]),
+    .library(name: "KVOLiteCombineShim", targets: ["KVOLiteCombineShim"]),
+    .library(name: "KVOLiteBridge", targets: ["KVOLiteBridge"]),
     .library(name: "PackageModel", targets: ["PackageModel"]),
     .executable(name: "package-editor", targets: ["PackageEditorCLI"]),
     .executable(name: "kvolite-benchmarks", targets: ["KVOLiteBenchmarks"]),
     .executable(name: "kvolite-stress", targets: ["KVOLiteStress"]),
   ],
   targets: [
-    .target(name: "KVOLite"),
-    .target(name: "PackageModel", dependencies: ["KVOLite"]),
+    .target(name: "KVOLiteLocking"),
+    .target(name: "KVOLite", dependencies: ["KVOLiteLocking"]),
+    .target(name: "KVOLiteCombine", dependencies: ["KVOLiteLocking"]),
+    .target(name: "KVOLiteCombineFoundation", dependencies: ["KVOLiteCombine", "KVOLiteLocking"]),
+    .target(
+      name: "KVOLiteCombineShim", dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation"]),
+    .target(
+      name: "KVOLiteBridge", dependencies: ["KVOLite", "KVOLiteCombineShim", "KVOLiteLocking"]),
+    .target(name: "PackageModel", dependencies: ["KVOLite", "KVOLiteBridge"]),
     .executableTarget(name: "PackageEditorCLI", dependencies: ["KVOLite", "PackageModel"]),
     .target(name: "CHeapStats"),
     .executableTarget(
-      name: "KVOLiteBenchmarks", dependencies: ["KVOLite", "PackageModel", "CHeapStats"]),
-    .executableTarget(name: "KVOLiteStress", dependencies: ["KVOLite"]),
-    .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite"]),
+      name: "KVOLiteBenchmarks",
+      dependencies: ["KVOLite", "KVOLiteBridge", "PackageModel", "CHeapStats"]),
+    .executableTarget(
+      name: "KVOLiteStress", dependencies: ["KVOLiteBridge", "KVOLiteTestSupport"]),
+
+    // Shared by the tests and the stress scenarios: one of each helper.
+    .target(
+      name: "KVOLiteTestSupport", dependencies: ["KVOLite", "KVOLiteCombine"],
+      path: "Tests/Support/KVOLiteTestSupport"),
+    // Another Combine implementation's names, for the test that the core does not clash.
+    .target(name: "CombineStandIn", path: "Tests/Support/CombineStandIn"),
+
+    .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite", "KVOLiteTestSupport"]),
+    .testTarget(
+      name: "KVOLiteCombineTests",
+      dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation", "KVOLiteTestSupport"]),
+    .testTarget(name: "KVOLiteCombineShimTests", dependencies: ["KVOLiteCombineShim"]),
+    .testTarget(name: "KVOLiteBridgeTests", dependencies: ["KVOLiteBridge", "KVOLiteTestSupport"]),
+    .testTarget(name: "ModuleSeparationTests", dependencies: ["KVOLite", "CombineStandIn"]),
+    .testTarget(name: "PackageModelTests", dependencies: ["PackageModel", "KVOLiteTestSupport"]),
+    .testTarget(
+      name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI", "KVOLiteTestSupport"]),
     .testTarget(name: "StressTests", dependencies: ["KVOLiteStress"]),
-    .testTarget(name: "PackageModelTests", dependencies: ["PackageModel"]),
-    .testTarget(name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,12 +1,11 @@
-import KVOLite
+import KVOLiteBridge
 
 /// The view model of a package editor: what a view shows and edits, mirrored with the model.
 ///
-/// - `firstName` and `lastName` are `@Published` and mirrored both ways with the recipient:
-///   model → view model through `publisher(for:)` assigned to the property; view model → model
-///   through `$firstName.dropFirst().removeDuplicates().assign(to:on:)`. A mirror guard per
-///   name keeps the echo out, so a change on either side reaches the other exactly once.
-/// - `street` is a ``/KVOLite/Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
+/// - `firstName` and `lastName` are `@Published` and mirrored both ways with the recipient by a
+///   ``/KVOLiteBridge/TwoWayBinding`` each, so a change on either side reaches the other exactly
+///   once, with no echo.
+/// - `street` is a ``/KVOLiteBridge/Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
 ///   with the new street; an observation of the street sends `objectWillChange` before it
 ///   changes on the model, however it was changed.
 /// - `summary` is kept up to date from observations of what it shows: the names, the street,
@@ -40,8 +39,14 @@ public final class PackageViewModel: ObservableObject {
       get: { package.recipient.postalAddress.street },
       set: { package.recipient.postalAddress = package.recipient.postalAddress.withStreet($0) })
     do {
-      mirror(\.recipient.firstName, &$firstName)
-      mirror(\.recipient.lastName, &$lastName)
+      TwoWayBinding.bind(
+        \.recipient.firstName, of: package, to: \.firstName, publishedBy: \.$firstName, on: self
+      )
+      .store(in: &cancellables)
+      TwoWayBinding.bind(
+        \.recipient.lastName, of: package, to: \.lastName, publishedBy: \.$lastName, on: self
+      )
+      .store(in: &cancellables)
       let willChange = objectWillChange
       observations.append(
         package.observe(\.recipient.postalAddress.street, options: [.prior]) { _, change in
@@ -53,19 +58,6 @@ public final class PackageViewModel: ObservableObject {
       // pin that they resolve.
       preconditionFailure("PackageViewModel cannot observe its package: \(error)")
     }
-  }
-
-  /// Mirrors a string of the model and a published property of the view model both ways.
-  private func mirror(
-    _ modelKeyPath: ReferenceWritableKeyPath<Package, String>,
-    _ published: inout Published<String>.Publisher
-  ) {
-    let echo = MirrorGuard<String>()
-    package.publisher(for: modelKeyPath).filter(echo.crossing).assign(to: &published)
-    published.dropFirst().removeDuplicates()
-      .filter(echo.crossing)
-      .assign(to: modelKeyPath, on: package)
-      .store(in: &cancellables)
   }
 
   // MARK: - Summary

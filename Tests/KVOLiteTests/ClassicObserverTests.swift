@@ -1,5 +1,6 @@
 import Foundation
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 /// A classic observer that records what it receives.

@@ -1,4 +1,5 @@
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 @Suite("Delivery order and re-entrancy")

@@ -1,5 +1,6 @@
 import Dispatch
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 /// An observer object that owns its token and counts its own release.

@@ -1,5 +1,6 @@
 import Foundation
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 /// A to-many key whose changes are announced by hand.

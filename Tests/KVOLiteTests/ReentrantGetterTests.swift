@@ -1,4 +1,5 @@
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 /// A room whose `occupant` a getter further down the path may replace.

@@ -1,4 +1,5 @@
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 @Suite("Many observers of one key")

@@ -1,4 +1,5 @@
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 @Suite("Thread safety")
@@ -193,35 +194,4 @@ struct ThreadSafetyTests {
     #expect(released.count == Self.rounds / 10)
   }
 
-  @Test(
-    "publishers: concurrent sends reach every subscriber exactly once; concurrent cancels are safe")
-  func publishers() throws {
-    let subject = PassthroughSubject<Int, Never>()
-    let first = Counter()
-    let second = Counter()
-    let a = subject.map { $0 + 1 }.filter { $0 > 0 }.sink { _ in first.increment() }
-    let b = subject.removeDuplicates(by: { _, _ in false }).sink { _ in second.increment() }
-    race(workers: Self.workers) { worker in
-      for round in 0..<Self.rounds { subject.send(worker * Self.rounds + round) }
-    }
-    #expect(first.count == Self.workers * Self.rounds)
-    #expect(second.count == Self.workers * Self.rounds)
-    let person = Person()
-    let kvo = Counter()
-    let cancellables = Locked<[AnyCancellable]>([])
-    race(workers: Self.workers) { worker in
-      for round in 0..<Self.rounds / 2 {
-        switch worker {
-        case 0:
-          let cancellable = person.publisher(for: \.age).sink { _ in kvo.increment() }
-          cancellables.withLock { $0.append(cancellable) }
-        case 1: cancellables.withLock { $0.popLast() }?.cancel()
-        default: person.age = round
-        }
-      }
-    }
-    cancellables.withLock { $0.removeAll() }
-    #expect(person.observationRegistrar.triggerCount == 0)
-    _ = (a, b)
-  }
 }

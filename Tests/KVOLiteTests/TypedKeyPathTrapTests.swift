@@ -1,5 +1,6 @@
 import Foundation
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 /// A typed key path that cannot be observed is a programming error, as in Foundation: the
@@ -54,15 +55,4 @@ struct TypedKeyPathTrapTests {
     #expect(message.contains(#"KVOLite: cannot observe Broken has no key "nope""#))
   }
 
-  @Test("publisher(for:) stops the program for an undeclared typed key path")
-  func publisher() async throws {
-    let result = try #require(
-      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        _ = Person().publisher(for: \.undeclared)
-      })
-    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(
-      message.contains(
-        "key path from Person to Int is not made of keys declared in Person.observableKeys"))
-  }
 }

@@ -1,3 +1,4 @@
+import KVOLiteTestSupport
 import Testing
 
 @testable import PackageEditorCLI

@@ -1,19 +1,8 @@
+import KVOLiteTestSupport
 import PackageModel
 import Testing
 
 @testable import PackageEditorCLI
-
-/// A small, seeded generator (SplitMix64), so that failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite("Hostile input")
 struct HostileInputTests {
@@ -72,7 +61,7 @@ struct HostileInputTests {
     "tens of thousands of hostile lines: no crash, one error per failed line, nothing changed by failures"
   )
   func hostileLines() {
-    var random = SeededGenerator(state: 20_261_121)
+    var random = SeededGenerator(seed: 20_261_121)
     let output = CapturedOutput()
     let directory = TemporaryDirectory()
     let session = EditorSession(

@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteTestSupport
 
 #if canImport(Glibc)
   import Glibc

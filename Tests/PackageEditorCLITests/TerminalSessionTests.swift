@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteTestSupport
 import Testing
 
 @testable import PackageEditorCLI

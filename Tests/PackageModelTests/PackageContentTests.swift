@@ -1,3 +1,4 @@
+import KVOLiteTestSupport
 import PackageModel
 import Testing
 
@@ -51,7 +52,7 @@ struct PackageContentTests {
     for _ in 0..<3 { try viewModel.removeContent(at: 2) }
     #expect(viewModel.summary == sample)
     #expect(package.summary == sample)
-    var random = SplitMix(state: 7)
+    var random = SeededGenerator(seed: 7)
     for _ in 0..<2_000 {
       if package.contents.count > 2, Bool.random(using: &random) {
         try viewModel.removeContent(at: Int.random(in: 2..<package.contents.count, using: &random))
@@ -153,17 +154,5 @@ struct PackageContentTests {
     #expect(try package.value(forKeyPath: "contents.0.title") as? String == "Books")
     #expect(try package.value(forKeyPath: "contents.@sum.quantity") as? Int == 3)
     #expect(try package.value(forKeyPath: "recipient.fullName") as? String == "Ann Smith")
-  }
-}
-
-/// A small, seeded generator (SplitMix64), so that failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteTestSupport
 import PackageModel
 import Testing
 

@@ -1,3 +1,4 @@
+import KVOLiteTestSupport
 import PackageModel
 import Testing
 

@@ -1,4 +1,6 @@
 import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 import PackageModel
 import Testing
 

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// The key tables of generic observable classes, one per specialization.
 public enum GenericKeyTables {
   private static let lock = Lock()

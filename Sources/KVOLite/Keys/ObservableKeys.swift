@@ -1,3 +1,4 @@
+import KVOLiteLocking
 import Synchronization
 
 /// The declared keys of one observable type: name → typed key path, with each key's role.

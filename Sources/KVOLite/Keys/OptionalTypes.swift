@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// Which dynamic types are `Optional`s, remembered per type.
 ///
 /// Values reach key-value coding and string observations boxed as `Any`, and every one is

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// A class whose properties can be observed and read by key path, with Apple's key-value
 /// observing semantics.
 ///

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// Keeps an observation alive; ends it when invalidated or released.
 ///
 /// Keep the token for as long as you want notifications: discarding it ends the observation at

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// The slow path of a set: the property is observed.
 extension Observed {
   /// Finishes a set of an observed property, entered with the object's lock held: notifies the

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// Makes a stored property of a ``KeyValueObservable`` class observable, in one line.
 ///
 ///     @Observed var firstName = ""

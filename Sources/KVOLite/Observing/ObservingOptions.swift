@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// What an observation delivers, and when.
 ///
 /// The options mirror Foundation's `NSKeyValueObservingOptions`. The default is none: one

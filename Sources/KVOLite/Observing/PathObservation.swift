@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteLocking
 import Synchronization
 
 /// An observation of anything but one declared stored key: a chain such as

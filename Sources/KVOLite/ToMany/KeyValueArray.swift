@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteLocking
 
 /// A proxy for a to-many relationship whose every mutation notifies its observers with the
 /// exact kind, indexes and elements: Foundation's `mutableArrayValue(forKey:)`.

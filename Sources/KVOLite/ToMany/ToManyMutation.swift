@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteLocking
 
 /// How an array changes under a to-many mutation.
 @usableFromInline

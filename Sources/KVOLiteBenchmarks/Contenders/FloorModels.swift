@@ -111,7 +111,7 @@ final class FloorName {
   var firstName = "" { didSet { onChange?(firstName) } }
 }
 
-/// A package whose recipient is a ``FloorName``: the floor of the seed's mirror, whose write
+/// A package whose recipient is a ``FloorName``: the floor of the two-pipe mirror, whose write
 /// back to the model goes through the key path `\.recipient.firstName` as `assign(to:on:)`'s
 /// does.
 final class FloorPackage {

@@ -1,4 +1,4 @@
-import KVOLite
+import KVOLiteBridge
 import Observation
 
 // The peers of SPEC §8: Swift Observation, a naive registry, and KVOLite's own Combine-style

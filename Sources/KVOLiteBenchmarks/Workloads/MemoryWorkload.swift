@@ -1,5 +1,5 @@
 import CHeapStats
-import KVOLite
+import KVOLiteBridge
 
 /// Workload M: heap bytes per observation, with 100,000 observations (10 on each of 10,000
 /// objects) kept alive at once. Measured as the growth of the allocator's bytes in use

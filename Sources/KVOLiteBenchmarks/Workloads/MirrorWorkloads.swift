@@ -1,4 +1,4 @@
-import KVOLite
+import KVOLiteBridge
 import PackageModel
 
 /// Workloads D and D2: a two-way mirror between a model's name and a view model's. One
@@ -8,16 +8,17 @@ import PackageModel
 /// The floor is a hand-written mirror: each side's `didSet` calls one closure, and both
 /// directions are guarded by the last value that crossed, so that nothing echoes. D's ratios are
 /// to the same mirror whose write back to the model goes through the key path
-/// `\.recipient.firstName`, as the seed's `assign(to:on:)` does (a third of a KVOLite round
+/// `\.recipient.firstName`, as the idiom's `assign(to:on:)` does (a third of a KVOLite round
 /// trip is that write); D2, which writes no key path, is measured against the plain floor. Swift
 /// Observation has no contender here: its `onChange` runs before the change, so an observer
 /// cannot read the new value synchronously to mirror it.
 enum MirrorWorkloads {
-  /// D: the seed's idiom exactly. D2: the mirror as ``PackageViewModel`` builds it.
+  /// D: the usual two-pipe idiom exactly. D2: the mirror as ``PackageViewModel`` builds it, with
+  /// ``TwoWayBinding``.
   static func mirror(viewModelsOwn: Bool) -> Workload {
     Workload(
       name: viewModelsOwn
-        ? "D2 the view model's own mirror" : "D  two-way mirror, the seed's idiom",
+        ? "D2 the view model's own mirror" : "D  two-way mirror, the two-pipe idiom",
       target: "≤ 3×",
       floorName: viewModelsOwn ? "floor" : "floor + key-path write",
       contenders: [
@@ -137,7 +138,7 @@ protocol NameViewModel: AnyObject {
   var firstName: String { get set }
 }
 
-/// The seed's view model: `publisher(for:)` assigned to `$firstName`, and
+/// The two-pipe idiom's view model: `publisher(for:)` assigned to `$firstName`, and
 /// `$firstName.dropFirst().removeDuplicates().assign(to:on:)` back.
 final class SeedViewModel: ObservableObject, NameViewModel {
   @Published var firstName = ""
@@ -151,17 +152,15 @@ final class SeedViewModel: ObservableObject, NameViewModel {
   }
 }
 
-/// The mirror exactly as `PackageViewModel` builds it.
+/// The mirror as `PackageViewModel` builds it: a ``TwoWayBinding``.
 final class GuardedViewModel: ObservableObject, NameViewModel {
   @Published var firstName = ""
   private var cancellables = Set<AnyCancellable>()
 
   init(_ package: KVOLitePackage) {
-    let echo = MirrorGuard<String>()
-    package.publisher(for: \.recipient.firstName).filter(echo.crossing).assign(to: &$firstName)
-    $firstName.dropFirst().removeDuplicates()
-      .filter(echo.crossing)
-      .assign(to: \.recipient.firstName, on: package)
-      .store(in: &cancellables)
+    TwoWayBinding.bind(
+      \.recipient.firstName, of: package, to: \.firstName, publishedBy: \.$firstName, on: self
+    )
+    .store(in: &cancellables)
   }
 }

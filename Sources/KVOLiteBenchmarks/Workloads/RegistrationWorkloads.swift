@@ -1,4 +1,4 @@
-import KVOLite
+import KVOLiteBridge
 
 /// Workloads C and E: registering and cancelling, and observing through a chain.
 enum RegistrationWorkloads {

@@ -1,4 +1,4 @@
-import KVOLite
+import KVOLiteBridge
 
 /// Workloads A, A', B and B2: the cost of a set, with and without observers.
 enum SetWorkloads {

@@ -1,5 +1,6 @@
 import Foundation
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 
 /// A subscriber that checks what it receives: values `(source, index)` in order per source
 /// (through a ``SequenceChecker``), at most one completion, nothing after it. It keeps its

@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import KVOLiteTestSupport
 
 /// Checks a stream of numbered events from several sources: each source numbers its events
 /// 0, 1, 2, … and the checker verifies that, per source, they arrive in order, once each, and
@@ -65,34 +64,5 @@ final class SequenceChecker: Sendable {
       }
       return (state.total, problems)
     }
-  }
-}
-
-/// A counter that any thread may increment.
-final class Tally: Sendable {
-  private let storage = Atomic<Int>(0)
-
-  func increment() { storage.add(1, ordering: .relaxed) }
-
-  func add(_ count: Int) { storage.add(count, ordering: .relaxed) }
-
-  var value: Int { storage.load(ordering: .relaxed) }
-}
-
-/// A value behind a lock (`NSLock`: the thread sanitizer sees its pthread calls, which it does
-/// not for `Synchronization.Mutex`).
-final class Locked<Value>: @unchecked Sendable {
-  // @unchecked: `value` is only touched with `lock` held.
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }

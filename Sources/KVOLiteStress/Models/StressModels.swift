@@ -1,4 +1,5 @@
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 import Synchronization
 
 /// Live instances of the stress models, so that a scenario can tell whether anything leaked.

@@ -1,4 +1,5 @@
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 import Synchronization
 
 /// Chains under concurrent change: two threads set the leaf of `contact.address.street` while
@@ -18,10 +19,10 @@ enum ChainScenarios {
     let baseline = liveObjects.load(ordering: .relaxed)
     do {
       let book = AddressBook()
-      let malformed = Tally()
-      let typedCount = Tally()
-      let stringCount = Tally()
-      let derivedCount = Tally()
+      let malformed = Counter()
+      let typedCount = Counter()
+      let stringCount = Counter()
+      let derivedCount = Counter()
       let lastTyped = Locked<(old: String?, new: String?)>((nil, nil))
       let lastString = Locked<(old: String?, new: String?)>((nil, nil))
       func wellFormed(_ value: String?) -> Bool {
@@ -58,20 +59,20 @@ enum ChainScenarios {
           }
         }
       }
-      report.count("typed chain notifications", typedCount.value)
-      report.count("string chain notifications", stringCount.value)
-      report.count("derived notifications", derivedCount.value)
-      report.expect("malformed values", malformed.value, 0)
+      report.count("typed chain notifications", typedCount.count)
+      report.count("string chain notifications", stringCount.count)
+      report.count("derived notifications", derivedCount.count)
+      report.expect("malformed values", malformed.count, 0)
 
       // Quiet now: one set must reach every observation once, with exact values.
-      let before = (typedCount.value, stringCount.value, derivedCount.value)
+      let before = (typedCount.count, stringCount.count, derivedCount.count)
       let old = book.contact.address.street
       let final = Stamp.string(writer: 9, index: iterations)
       book.contact.address.street = final
-      report.expect("typed notifications for one set", typedCount.value - before.0, 1)
+      report.expect("typed notifications for one set", typedCount.count - before.0, 1)
       report.expect(
-        "string notifications for one set (prior and post)", stringCount.value - before.1, 2)
-      report.expect("derived notifications for one set", derivedCount.value - before.2, 1)
+        "string notifications for one set (prior and post)", stringCount.count - before.1, 2)
+      report.expect("derived notifications for one set", derivedCount.count - before.2, 1)
       report.check("typed chain delivered old and new", lastTyped.withLock { $0 == (old, final) })
       report.check("string chain delivered old and new", lastString.withLock { $0 == (old, final) })
       typed.invalidate()

@@ -1,4 +1,5 @@
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 import Synchronization
 
 /// Observations under concurrent sets: prior notifications, observers that come and go, and
@@ -13,8 +14,8 @@ enum ObservationScenarios {
     var report = StressReport()
     let writers = 2
     let contact = Contact()
-    let priors = Tally()
-    let malformed = Tally()
+    let priors = Counter()
+    let malformed = Counter()
     let posts = SequenceChecker(sources: writers, expectedPerSource: iterations)
     let plain = SequenceChecker(sources: writers, expectedPerSource: iterations)
     let token = contact.observe(\.name, options: [.prior, .old, .new]) { _, change in
@@ -34,8 +35,8 @@ enum ObservationScenarios {
     }
     token.invalidate()
     second.invalidate()
-    report.expect("prior notifications", priors.value, writers * iterations)
-    report.expect("malformed values", malformed.value, 0)
+    report.expect("prior notifications", priors.count, writers * iterations)
+    report.expect("malformed values", malformed.count, 0)
     report.merge("post notifications", posts)
     report.merge("plain observer", plain)
     return report
@@ -50,8 +51,8 @@ enum ObservationScenarios {
     let contact = Contact()
     let baseline = liveObjects.load(ordering: .relaxed)
     let standing = SequenceChecker(sources: 2, expectedPerSource: iterations)
-    let late = Tally()
-    let transientCalls = Tally()
+    let late = Counter()
+    let transientCalls = Counter()
     let token = contact.observe(\.name, options: [.new]) { _, change in
       guard let new = change.newValue.flatMap(Stamp.parse) else { return }
       standing.record(source: new.writer, index: new.index)
@@ -77,8 +78,8 @@ enum ObservationScenarios {
     }
     token.invalidate()
     report.merge("standing observer", standing)
-    report.count("transient notifications", transientCalls.value)
-    report.expect("calls after invalidate() returned", late.value, 0)
+    report.count("transient notifications", transientCalls.count)
+    report.expect("calls after invalidate() returned", late.count, 0)
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
   }
@@ -93,7 +94,7 @@ enum ObservationScenarios {
     let baseline = liveObjects.load(ordering: .relaxed)
     let handoff = Locked<[ObservationToken]>([])
     let done = Atomic<Bool>(false)
-    let delivered = Tally()
+    let delivered = Counter()
     let rounds = iterations / 4
     race(workers: 2) { worker in
       if worker == 0 {
@@ -125,7 +126,7 @@ enum ObservationScenarios {
         }
       }
     }
-    report.count("notifications", delivered.value)
+    report.count("notifications", delivered.count)
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
   }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 
 /// Operators with several upstreams or an inner queue, fed from several threads at once.
 enum OperatorScenarios {
@@ -59,8 +60,8 @@ enum OperatorScenarios {
     let a = PassthroughSubject<Int, Never>()
     let b = PassthroughSubject<Int, Never>()
     let pairs = SequenceChecker(sources: 1, expectedPerSource: iterations)
-    let mismatched = Tally()
-    let completions = Tally()
+    let mismatched = Counter()
+    let completions = Counter()
     let cancellable = a.zip(b).sink(receiveCompletion: { _ in completions.increment() }) {
       left, right in
       if left != right { mismatched.increment() }
@@ -72,8 +73,8 @@ enum OperatorScenarios {
       subject.send(completion: .finished)
     }
     report.merge("pairs", pairs)
-    report.expect("pairs of unequal values", mismatched.value, 0)
-    report.expect("completions", completions.value, 1)
+    report.expect("pairs of unequal values", mismatched.count, 0)
+    report.expect("completions", completions.count, 1)
     cancellable.cancel()
     return report
   }
@@ -116,7 +117,7 @@ enum OperatorScenarios {
     queue.setSpecific(key: onQueue, value: true)
     let finished = DispatchSemaphore(value: 0)
     let sequences = SequenceChecker(sources: 2, expectedPerSource: iterations)
-    let offQueue = Tally()
+    let offQueue = Counter()
     let cancellable = subject.receive(on: queue).sink(
       receiveCompletion: { _ in
         sequences.close()
@@ -132,7 +133,7 @@ enum OperatorScenarios {
     subject.send(completion: .finished)
     finished.wait()
     report.merge("values", sequences)
-    report.expect("values delivered off the queue", offQueue.value, 0)
+    report.expect("values delivered off the queue", offQueue.count, 0)
     cancellable.cancel()
     return report
   }

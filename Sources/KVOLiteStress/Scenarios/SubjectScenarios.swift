@@ -1,5 +1,6 @@
 import Foundation
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 import Synchronization
 
 /// Subjects under concurrent sends, completions, subscriptions and cancellations.
@@ -14,9 +15,9 @@ enum SubjectScenarios {
   ) { iterations in
     var report = StressReport()
     let rounds = max(1, iterations / 100)
-    let late = Tally()
-    let badCompletions = Tally()
-    let released = Tally()
+    let late = Counter()
+    let badCompletions = Counter()
+    let released = Counter()
     let steps = RoundBarrier(count: 2)
     let slot = Locked<PassthroughSubject<(source: Int, index: Int), Never>?>(nil)
     race(workers: 2) { worker in
@@ -44,9 +45,9 @@ enum SubjectScenarios {
       }
     }
     report.count("rounds", rounds)
-    report.expect("values after the completion", late.value, 0)
-    report.expect("rounds without exactly one completion", badCompletions.value, 0)
-    report.expect("subscribers released", released.value, rounds)
+    report.expect("values after the completion", late.count, 0)
+    report.expect("rounds without exactly one completion", badCompletions.count, 0)
+    report.expect("subscribers released", released.count, rounds)
     return report
   }
 
@@ -57,10 +58,10 @@ enum SubjectScenarios {
   ) { iterations in
     var report = StressReport()
     let subject = PassthroughSubject<(source: Int, index: Int), Never>()
-    let released = Tally()
-    let made = Tally()
+    let released = Counter()
+    let made = Counter()
     let problems = Locked<[String]>([])
-    let received = Tally()
+    let received = Counter()
     let stop = Atomic<Bool>(false)
     race(workers: 4) { worker in
       if worker < 2 {
@@ -81,10 +82,10 @@ enum SubjectScenarios {
         if !found.isEmpty { problems.withLock { $0 += found } }
       }
     }
-    report.count("subscribers", made.value)
-    report.count("values received", received.value)
+    report.count("subscribers", made.count)
+    report.count("values received", received.count)
     report.failures += problems.withLock { Array($0.prefix(5)) }
-    report.expect("subscribers released", released.value, made.value)
+    report.expect("subscribers released", released.count, made.count)
     return report
   }
 
@@ -94,7 +95,7 @@ enum SubjectScenarios {
     iterations in
     var report = StressReport()
     let subject = CurrentValueSubject<String, Never>("")
-    let malformed = Tally()
+    let malformed = Counter()
     let sequences = SequenceChecker(sources: 2)
     let cancellable = subject.sink { value in
       guard !value.isEmpty else { return }
@@ -116,7 +117,7 @@ enum SubjectScenarios {
       }
     }
     cancellable.cancel()
-    report.expect("malformed values", malformed.value, 0)
+    report.expect("malformed values", malformed.count, 0)
     report.merge("standing subscriber", sequences)
     report.check("standing subscriber got every value", sequences.summary.total == 2 * iterations)
     return report

@@ -1,5 +1,6 @@
 import Foundation
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 
 /// A to-many relationship mutated through its proxy by four threads at once (two appending, one
 /// removing the first element, one replacing it), observed exactly (`notes`) and through an
@@ -13,10 +14,10 @@ enum ToManyScenarios {
     iterations in
     var report = StressReport()
     let contact = Contact()
-    let inserted = Tally()
-    let removed = Tally()
-    let replaced = Tally()
-    let malformed = Tally()
+    let inserted = Counter()
+    let removed = Counter()
+    let replaced = Counter()
+    let malformed = Counter()
     let lastCount = Locked<Int>(-1)
     let appends = SequenceChecker(sources: 2, expectedPerSource: iterations)
     do {
@@ -57,12 +58,12 @@ enum ToManyScenarios {
         }
       }
       let final = notes.count
-      report.count("insertions", inserted.value)
-      report.count("removals", removed.value)
-      report.count("replacements", replaced.value)
+      report.count("insertions", inserted.count)
+      report.count("removals", removed.count)
+      report.count("replacements", replaced.count)
       report.merge("appends", appends)
-      report.expect("malformed changes", malformed.value, 0)
-      report.expect("insertions - removals", inserted.value - removed.value, final)
+      report.expect("malformed changes", malformed.count, 0)
+      report.expect("insertions - removals", inserted.count - removed.count, final)
       notes.append(Stamp.string(writer: 8, index: 0))
       report.expect("@count after one more append", lastCount.withLock { $0 }, final + 1)
       exact.invalidate()

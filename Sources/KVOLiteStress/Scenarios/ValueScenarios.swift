@@ -1,4 +1,5 @@
-import KVOLite
+import KVOLiteBridge
+import KVOLiteTestSupport
 
 /// Two threads set one `@Observed` property while two read it, for every kind of value: a heap
 /// string, an array, a class reference, an optional. Without observers (the fast path) and with
@@ -37,8 +38,8 @@ enum ValueScenarios {
       iterations in
       var report = StressReport()
       let contact = Contact()
-      let malformed = Tally()
-      let reads = Tally()
+      let malformed = Counter()
+      let reads = Counter()
       let sequences = SequenceChecker(sources: writers, expectedPerSource: iterations)
       let token =
         observed
@@ -59,8 +60,8 @@ enum ValueScenarios {
         }
       }
       token?.invalidate()
-      report.count("reads", reads.value)
-      report.expect("malformed values", malformed.value, 0)
+      report.count("reads", reads.count)
+      report.expect("malformed values", malformed.count, 0)
       if observed { report.merge("notifications", sequences) }
       return report
     }
@@ -73,8 +74,8 @@ enum ValueScenarios {
       iterations in
       var report = StressReport()
       let contact = Contact()
-      let malformed = Tally()
-      let notifications = Tally()
+      let malformed = Counter()
+      let notifications = Counter()
       let sequences = SequenceChecker(sources: writers)
       let token =
         observed
@@ -99,10 +100,10 @@ enum ValueScenarios {
         }
       }
       token?.invalidate()
-      report.expect("malformed values", malformed.value, 0)
+      report.expect("malformed values", malformed.count, 0)
       if observed {
         report.merge("non-nil notifications", sequences)
-        report.expect("notifications", notifications.value, writers * iterations)
+        report.expect("notifications", notifications.count, writers * iterations)
       }
       return report
     }

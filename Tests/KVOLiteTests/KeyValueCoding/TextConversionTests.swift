@@ -1,5 +1,6 @@
 import Foundation
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 @Suite("Setting values from text")

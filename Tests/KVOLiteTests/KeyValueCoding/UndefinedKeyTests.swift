@@ -1,5 +1,6 @@
 import Foundation
 import KVOLite
+import KVOLiteTestSupport
 import Testing
 
 /// A type that answers for keys it does not declare, as Foundation subclasses do.

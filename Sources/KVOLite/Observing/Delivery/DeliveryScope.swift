@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// Counts the calling thread as delivering while KVOLite calls into handlers, so that
 /// ``ObservationToken/invalidate()`` called from inside a handler knows not to wait for other
 /// threads' deliveries (see ``waitForDeliveries(holding:)``).

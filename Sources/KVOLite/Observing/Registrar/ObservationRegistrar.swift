@@ -1,3 +1,4 @@
+import KVOLiteLocking
 import Synchronization
 
 /// The per-object storage of observations.

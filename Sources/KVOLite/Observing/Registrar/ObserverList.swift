@@ -1,3 +1,4 @@
+import KVOLiteLocking
 import Synchronization
 
 /// The observers of one key of one object, in registration order.

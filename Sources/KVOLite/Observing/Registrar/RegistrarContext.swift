@@ -1,3 +1,4 @@
+import KVOLiteLocking
 import Synchronization
 
 /// The registrar's lock and state: the shape of Swift Observation's registrar context.

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// What a registrar context guards: the observer lists of each key, the replaced lists that
 /// deliveries may still iterate, and pending manual notifications. Plain values and mutating
 /// methods; the context's lock makes them safe.

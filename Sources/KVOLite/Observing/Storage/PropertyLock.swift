@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// The lock that guards the ``Observed`` properties of an object: one of a fixed table of
 /// platform mutexes (see ``Lock``), chosen by the object's address.
 ///

@@ -1,3 +1,4 @@
+import KVOLiteLocking
 import Synchronization
 
 /// Finds where a key's ``Observed`` storage lies in its object, so that registration can mark

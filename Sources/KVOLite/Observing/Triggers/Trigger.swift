@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteLocking
 import Synchronization
 
 /// An entry in an ``ObserverList``: something to notify when one key of one object changes.

@@ -1,0 +1,148 @@
+import KVOLiteLocking
+
+/// The subscription of `zip` over any number of upstreams, whose values are kept type-erased
+/// in one queue per upstream and combined by `combine` (which knows their types).
+///
+/// As Combine's: downstream is handed the subscription once every upstream has subscribed;
+/// downstream's demand is asked of every upstream (the demand answered while a value is being
+/// delivered goes back to that value's upstream as its `receive` result); a tuple goes out as
+/// soon as every queue has a value; it finishes when an upstream has finished and its queue
+/// is empty (no more tuples are possible), cancelling the others, and fails at the first
+/// failure. Deliveries are serialized by a recursive lock, under which each tuple is also made,
+/// so tuples reach downstream in order and none follows the completion; nothing is called with
+/// `lock` held. Downstream is let go of when the subscription ends.
+final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Failure = Downstream.Failure
+
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
+  private let combine: ([Any]) -> Downstream.Input
+  private let lock = Lock()
+  private let delivery = RecursiveLock()
+  private var subscriptions: [(any Subscription)?]
+  private var queues: [[Any]]
+  private var finished: [Bool]
+  private var subscribedCount = 0
+
+  init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
+    self.downstream = downstream
+    self.combine = combine
+    subscriptions = Array(repeating: nil, count: count)
+    queues = Array(repeating: [], count: count)
+    finished = Array(repeating: false, count: count)
+  }
+
+  /// The subscriber for upstream `index`.
+  func side<Input>(_ index: Int, _ type: Input.Type = Input.self) -> Side<Input> {
+    Side(index: index, inner: self)
+  }
+
+  /// What `zip` subscribes to one upstream.
+  struct Side<Input>: Subscriber {
+    let index: Int
+    let inner: ZipInner
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { inner.receive(subscription, index) }
+    func receive(_ input: Input) -> Subscribers.Demand { inner.receive(input, index) }
+    func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion, index) }
+  }
+
+  private func receive(_ subscription: any Subscription, _ index: Int) {
+    lock.lock()
+    guard let downstream, subscriptions[index] == nil else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    subscriptions[index] = subscription
+    subscribedCount += 1
+    let all = subscribedCount == subscriptions.count
+    lock.unlock()
+    if all { downstream.receive(subscription: self) }
+  }
+
+  private func receive(_ input: Any, _ index: Int) -> Subscribers.Demand {
+    let (more, others) = delivery.withLock { () -> (Subscribers.Demand, [any Subscription]) in
+      lock.lock()
+      guard let downstream else {
+        lock.unlock()
+        return (.none, [])
+      }
+      queues[index].append(input)
+      guard queues.allSatisfy({ !$0.isEmpty }) else {
+        lock.unlock()
+        return (.none, [])
+      }
+      let values = queues.indices.map { queues[$0].removeFirst() }
+      let others = subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
+      lock.unlock()
+      return (downstream.receive(combine(values)), others)
+    }
+    if more > 0 { for other in others { other.request(more) } }
+    finishIfExhausted()
+    return more
+  }
+
+  private func receive(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
+    guard case .failure = completion else {
+      lock.withLock { finished[index] = true }
+      return finishIfExhausted()
+    }
+    let ended = lock.withLock { () -> (Downstream, [any Subscription])? in
+      guard let downstream = downstream.take() else { return nil }
+      defer { subscriptions = subscriptions.map { _ in nil } }
+      return (
+        downstream, subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
+      )
+    }
+    guard let (downstream, others) = ended else { return }
+    delivery.withLock { downstream.receive(completion: completion) }
+    for other in others { other.cancel() }
+  }
+
+  /// Finishes if an upstream has finished with nothing left in its queue.
+  private func finishIfExhausted() {
+    let ended = lock.withLock { () -> (Downstream, [any Subscription], [[Any]])? in
+      guard downstream != nil,
+        queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty })
+      else { return nil }
+      let others = subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }
+      defer {
+        subscriptions = subscriptions.map { _ in nil }
+        queues = queues.map { _ in [] }
+      }
+      // The values left in the queues are released after unlocking, with the rest.
+      return (downstream.take()!, others, queues)
+    }
+    guard let (downstream, others, _) = ended else { return }
+    delivery.withLock { downstream.receive(completion: .finished) }
+    for other in others { other.cancel() }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    let targets = lock.withLock { downstream == nil ? [] : subscriptions.compactMap { $0 } }
+    for target in targets { target.request(demand) }
+  }
+
+  func cancel() {
+    let (targets, downstream, queues) = lock.withLock {
+      () -> ([any Subscription], Downstream?, [[Any]]) in
+      defer {
+        subscriptions = subscriptions.map { _ in nil }
+        self.queues = self.queues.map { _ in [] }
+      }
+      return (subscriptions.compactMap { $0 }, self.downstream.take(), self.queues)
+    }
+    for target in targets { target.cancel() }
+    withExtendedLifetime((downstream, queues)) {}
+  }
+
+  var description: String { "Zip" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}

@@ -1,0 +1,110 @@
+import KVOLiteLocking
+
+extension Publishers {
+  /// A publisher that subscribes to its upstream, and sends it requests and cancellation, on
+  /// a scheduler; values and the completion arrive wherever upstream sends them. Its
+  /// subscription is "SubscribeOn".
+  public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values this publisher publishes.
+    public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher subscribed to.
+    public let upstream: Upstream
+    /// Where it is subscribed to, asked and cancelled.
+    public let scheduler: Context
+    /// How those are scheduled.
+    public let options: Context.SchedulerOptions?
+
+    /// `upstream`, subscribed to on `scheduler`.
+    public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+      self.upstream = upstream
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    /// Attaches `subscriber`: it receives its subscription, then values within the demand it
+    /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let (scheduler, options, upstream) = (self.scheduler, self.options, self.upstream)
+      let inner = SubscribeOnInner(downstream: subscriber) {
+        scheduler.schedule(options: options, $0)
+      }
+      scheduler.schedule(options: options) { upstream.subscribe(inner) }
+    }
+  }
+}
+
+/// The subscription of `subscribe(on:)`.
+private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// The subscriber, until the subscription ends.
+  private var downstream: Downstream?
+  private let schedule: (@escaping () -> Void) -> Void
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+
+  init(downstream: Downstream, schedule: @escaping (@escaping () -> Void) -> Void) {
+    self.downstream = downstream
+    self.schedule = schedule
+  }
+
+  func receive(subscription: any Subscription) {
+    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+      return subscription.cancel()
+    }
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard let downstream = lock.withLock({ status.isSubscribed ? downstream : nil }) else {
+      return .none
+    }
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let downstream = lock.withLock { () -> Downstream? in
+      defer { status = .terminal }
+      return status.isSubscribed ? self.downstream.take() : nil
+    }
+    downstream?.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    guard let subscription = lock.withLock({ status.subscription }) else { return }
+    schedule { subscription.request(demand) }
+  }
+
+  func cancel() {
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      defer { status = .terminal }
+      return (status.subscription, self.downstream.take())
+    }
+    _ = downstream
+    guard let subscription else { return }
+    schedule { subscription.cancel() }
+  }
+
+  var description: String { "SubscribeOn" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+  /// Subscribes to this publisher, and sends it requests and cancellation, on `scheduler`.
+  public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+    -> Publishers.SubscribeOn<Self, S>
+  {
+    Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+  }
+}

@@ -1,0 +1,137 @@
+import KVOLiteLocking
+
+/// One subscriber's subscription to a subject, without the subscriber's type, so that the
+/// subject can keep a list of them.
+@usableFromInline
+class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+  @usableFromInline init() {}
+  @usableFromInline func offer(_ value: Output) {}
+  @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {}
+}
+
+/// One subscriber's subscription to a subject (described as the subject's kind:
+/// "PassthroughSubject", "CurrentValueSubject", …).
+///
+/// It keeps its subscriber and the subject alive until it finishes or is cancelled. Its state
+/// is behind `lock`; deliveries to the subscriber are serialized by `delivery`, a recursive
+/// lock, so that concurrent sends reach the subscriber one at a time and a send from inside the
+/// subscriber's `receive` is delivered at once.
+@usableFromInline
+final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<
+  Downstream.Input, Downstream.Failure
+>,
+Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+@unchecked Sendable
+{
+  // @unchecked: the mutable state is behind `lock`.
+  @usableFromInline typealias Output = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
+
+  @usableFromInline let core: SubjectCore<Output, Failure>
+  @usableFromInline let lock = Lock()
+  @usableFromInline let delivery = RecursiveLock()
+  @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
+  /// The subscriber, until the conduit ends (a ``Slot``, not an `Optional`: see there).
+  @usableFromInline let downstream: Slot<Downstream>
+  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+  /// Whether the subscriber has had the current value, or a later one (current-value kinds): a
+  /// value sent while it had no demand makes it wait for the next request, which then
+  /// delivers the latest value.
+  @exclusivity(unchecked) @usableFromInline var deliveredCurrentValue = false
+
+  @inlinable init(core: SubjectCore<Output, Failure>, owner: AnyObject, downstream: Downstream) {
+    self.core = core
+    self.owner = owner
+    self.downstream = Slot(downstream)
+  }
+
+  /// Ends the conduit: the subscriber and the owner, for release after the lock. Call with
+  /// `lock` held.
+  @inlinable func take() -> (Downstream?, AnyObject?) {
+    guard downstream.isFull else { return (nil, nil) }
+    return (downstream.take(), owner.take())
+  }
+
+  /// Delivers `value` if the subscriber is live and has demand for it.
+  ///
+  /// The check and the delivery both happen with `delivery` held, and ``finish(_:)`` ends the
+  /// conduit before it takes `delivery` to send the completion: so a value either reaches the
+  /// subscriber before its completion or not at all, whichever thread sends what.
+  @inlinable override func offer(_ value: Output) {
+    delivery.withLock {
+      lock.lock()
+      guard self.downstream.isFull else { return lock.unlock() }
+      if core.kind != .ignoresDemand {
+        guard demand > 0 else {
+          deliveredCurrentValue = false
+          return lock.unlock()
+        }
+        demand -= 1
+      }
+      deliveredCurrentValue = true
+      let downstream = self.downstream.value
+      lock.unlock()
+      receive(value, downstream)
+    }
+  }
+
+  /// Delivers one value, then adds the demand the subscriber answers with. Call with `delivery`
+  /// held.
+  @inlinable func receive(_ value: Output, _ downstream: Downstream) {
+    let more = downstream.receive(value)
+    guard more > 0 else { return }
+    lock.withLock { demand += more }
+  }
+
+  @inlinable override func finish(_ completion: Subscribers.Completion<Failure>) {
+    let (downstream, owner) = lock.withLock { take() }
+    guard let downstream else { return }
+    withExtendedLifetime(owner) {
+      delivery.withLock { downstream.receive(completion: completion) }
+    }
+  }
+
+  /// Adds to the demand; a current-value subject delivers its value on the first request.
+  /// - Precondition: `demand` is more than `.none` (as in Combine).
+  @inlinable func request(_ newDemand: Subscribers.Demand) {
+    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    lock.lock()
+    guard self.downstream.isFull else { return lock.unlock() }
+    demand += newDemand
+    guard core.kind.hasValue, !deliveredCurrentValue else {
+      lock.unlock()
+      return core.acknowledgeDemand()
+    }
+    lock.unlock()
+    delivery.withLock {
+      lock.lock()
+      guard self.downstream.isFull, !deliveredCurrentValue, demand > 0 else { return lock.unlock() }
+      deliveredCurrentValue = true
+      demand -= 1
+      let downstream = self.downstream.value
+      lock.unlock()
+      receive(core.value, downstream)
+    }
+  }
+
+  @inlinable func cancel() {
+    let (downstream, owner) = lock.withLock { take() }
+    guard downstream != nil else { return }
+    core.remove(self)
+    withExtendedLifetime((downstream, owner)) {}
+  }
+
+  @usableFromInline var description: String { core.name }
+  @usableFromInline var customMirror: Mirror {
+    let (owner, downstream, demand) = lock.withLock {
+      (self.owner, self.downstream.valueIfFull, self.demand)
+    }
+    return Mirror(
+      self,
+      children: [
+        ("parent", owner as Any), ("downstream", downstream as Any), ("demand", demand),
+        ("subject", owner as Any),
+      ])
+  }
+  @usableFromInline var playgroundDescription: Any { description }
+}
