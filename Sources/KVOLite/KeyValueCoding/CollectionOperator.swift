@@ -11,12 +11,20 @@ import Foundation
 /// `Decimal`s a `Decimal`, otherwise a `Double`; averages are `Double` (`Decimal` for
 /// decimals). `@min`/`@max` compare numbers by value and strings lexicographically.
 public enum CollectionOperator: String, CaseIterable, Sendable {
+  /// The number of elements, an `Int`; a key path to its right is ignored.
   case count = "@count"
+  /// The sum of the right-hand values: `0` for no values, `nil` values counted as zero.
   case sum = "@sum"
+  /// The mean of the right-hand values, a `Double` (a `Decimal` for decimals); `nil` for no
+  /// elements, `nil` values counted as zero.
   case avg = "@avg"
+  /// The least right-hand value, skipping `nil`s; `nil` for no values.
   case min = "@min"
+  /// The greatest right-hand value, skipping `nil`s; `nil` for no values.
   case max = "@max"
+  /// The right-hand value of every element, in order, skipping `nil`s.
   case unionOfObjects = "@unionOfObjects"
+  /// The distinct right-hand values of the elements, in first-seen order, skipping `nil`s.
   case distinctUnionOfObjects = "@distinctUnionOfObjects"
   /// The elements of every array the right-hand path gives, one after the other.
   case unionOfArrays = "@unionOfArrays"
