@@ -12,26 +12,45 @@ import KVOLiteLocking
 /// compares again), so checking and storing are still one step, and the value a crossing
 /// replaces is released after unlocking.
 final class EchoGuard<Value: Equatable>: @unchecked Sendable {
-  // @unchecked: `last` and `generation` are behind `lock`.
+  // @unchecked: `last`, `hasLast` and `generation` are behind `lock`.
   private let lock = Lock()
-  private var last: Value?
+  /// The last value that crossed, once `hasLast`. A one-element buffer rather than a `Value?`:
+  /// the binding's closures run unspecialized in the client (they are generic code of another
+  /// module), and there each use of a `Value?` would look up its type metadata at run time.
+  private let last = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+  private var hasLast = false
   /// Counts the crossings, so that a store can tell whether another one came first.
   private var generation: UInt64 = 0
 
   init() {}
 
+  deinit {
+    if hasLast { last.deinitialize(count: 1) }
+    last.deallocate()
+  }
+
   /// Whether `value` should cross to the other side; if so, it becomes the last value.
   func crossing(_ value: Value) -> Bool {
     while true {
-      let (current, seen) = lock.withLock { (last, generation) }
-      if let current, current == value { return false }
+      lock.lock()
+      guard hasLast else {
+        last.initialize(to: value)
+        hasLast = true
+        generation &+= 1
+        lock.unlock()
+        return true
+      }
+      let current = last.pointee
+      let seen = generation
+      lock.unlock()
+      if current == value { return false }
       lock.lock()
       guard generation == seen else {
         lock.unlock()
         continue  // Another value crossed meanwhile: compare with that one.
       }
-      let replaced = last
-      last = value
+      let replaced = last.move()
+      last.initialize(to: value)
       generation &+= 1
       lock.unlock()
       _ = replaced  // Released here, after unlocking.

@@ -27,9 +27,10 @@ public enum TwoWayBinding {
   /// - A value equal to the last one that crossed, in either direction, does not cross: that
   ///   stops the echo, and an unchanged value is not written again.
   ///
-  /// The binding holds the model and the view model weakly (the view model holds the
-  /// cancellable, typically), so neither keeps the other alive. After `cancel()`, nothing
-  /// crosses; the property keeps its value.
+  /// The binding retains the model, as `assign(to:on:)` does, and holds the view model weakly;
+  /// the model holds neither (its observation holds the view model weakly). So the view model,
+  /// which holds the cancellable, typically, keeps its model alive, and releasing the view model
+  /// releases both. After `cancel()`, nothing crosses; the property keeps its value.
   ///
   /// Both sides may change at once from different threads: each direction writes the other
   /// side directly (no subject stands between them, whose delivery lock two threads crossing
@@ -58,8 +59,8 @@ public enum TwoWayBinding {
       viewModel[keyPath: property] = value
     }
     // The property's current value (the model's, by now) comes first: it is not written back.
-    let toModel = viewModel[keyPath: publisher].dropFirst().sink { [weak model] value in
-      guard let model, echo.crossing(value) else { return }
+    let toModel = viewModel[keyPath: publisher].dropFirst().sink { value in
+      guard echo.crossing(value) else { return }
       model[keyPath: keyPath] = value
     }
     return AnyCancellable {
