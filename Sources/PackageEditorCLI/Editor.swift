@@ -4,37 +4,50 @@ import PackageModel
 /// The editor's run: start-up, the command loop, and the exit status.
 ///
 /// Exit statuses: 0 on success; 1 if a command failed in batch mode (the first failure ends the
-/// run unless `--keep-going`), standard input could not be read, or the file given could not be
-/// loaded; 64 for bad usage.
+/// run unless `--keep-going`), input or a script could not be read, the file given could not
+/// be loaded, or standard output could not be written; 64 for bad usage; 129 after a hang-up
+/// (unsaved changes are then saved to a recovery file, named on standard error).
 enum Editor {
   static let usageStatus: Int32 = 64
+  static let hangUpStatus: Int32 = 129
 
-  /// Runs the editor as `package-editor` with `arguments`.
+  /// Runs the editor as `package-editor` with `arguments`. Standard output is a terminal if
+  /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`.
   static func main(
-    arguments: [String], environment: [String: String], inputIsTerminal: Bool
+    arguments: [String], environment: [String: String], inputIsTerminal: Bool,
+    outputIsTerminal: Bool = false
   ) -> Int32 {
     let options: EditorOptions
     do {
       options = try EditorOptions.parse(arguments)
+      try checkFileIsNotACommand(options.file)
     } catch {
-      StandardOutput.write("error: \(error)\n\(EditorOptions.usage)\n", to: 2)
+      // The message quotes the arguments: escaped, so that none can forge a line.
+      StandardOutput.write(
+        "error: \(OneLineOutput.escaped(error.description))\n\(EditorOptions.usage)\n", to: 2)
       return usageStatus
     }
-    if options.showHelp {
-      StandardOutput.write(EditorOptions.usage + "\n", to: 1)
-      return 0
+    if options.showHelp || options.showVersion {
+      let text = options.showHelp ? EditorOptions.usage : "package-editor \(EditorOptions.version)"
+      return StandardOutput.write(text + "\n", to: 1) == nil ? 0 : 1
     }
     let interactive =
       options.mode == .interactive
-      || (options.mode == .automatic && inputIsTerminal && options.commands.isEmpty)
+      || (options.mode == .automatic && inputIsTerminal && options.scripts.isEmpty)
     let output = StandardOutput(
-      colors: interactive && !options.noColor && environment["NO_COLOR"] == nil)
+      colors: interactive && outputIsTerminal && environment["TERM"] != "dumb"
+        && !options.noColor && environment["NO_COLOR"] == nil)
     let source: LineSource
     let prompt: (String) -> Void
-    if !options.commands.isEmpty {
-      source = ScriptSource(options.commands)
+    if !options.scripts.isEmpty {
+      do {
+        source = try ScriptSource(options.scripts)
+      } catch {
+        output.error(OneLineOutput.escaped(error.description))
+        return 1
+      }
       prompt = { output.prompt($0) }
-    } else if interactive, inputIsTerminal, isatty(1) == 1, environment["TERM"] != "dumb",
+    } else if interactive, inputIsTerminal, outputIsTerminal, environment["TERM"] != "dumb",
       Terminal.prepare()
     {
       // A terminal that can edit: the line editor draws its own prompt.
@@ -42,27 +55,47 @@ enum Editor {
       source = TerminalLineSource(prompt: "package> ", history: history) { output.warning($0) }
       prompt = { _ in output.flush() }
     } else {
-      source = LineReader()
+      source = LineReader(name: interactive ? nil : "<stdin>")
       prompt = { output.prompt($0) }
     }
-    let status = run(
-      options: options, interactive: interactive, source: source, output: output, prompt: prompt)
+    var status = run(
+      options: options, interactive: interactive, source: source, output: output,
+      recoveryDirectory: History.stateDirectory(in: environment), prompt: prompt)
     output.flush()
+    if let failure = output.failure {
+      StandardOutput.write("error: cannot write standard output: \(failure)\n", to: 2)
+      if status == 0 { status = 1 }
+    }
     return status
+  }
+
+  /// Refuses a FILE that does not exist and is named like a command (`package-editor help`):
+  /// the user meant the command, not a new file by that name.
+  private static func checkFileIsNotACommand(_ file: String?) throws(EditorOptions.UsageError) {
+    guard let file, CommandTable.command(named: file) != nil || file == "version",
+      (try? PackageFile.readIfPresent(file)) == .some(nil)
+    else { return }
+    throw EditorOptions.UsageError(
+      description:
+        "no such file \"\(file)\": for help, use --help; to create a file by that name, give it as ./\(file)"
+    )
   }
 
   /// The command loop, on any line source and output (tests use scripts and captures).
   ///
   /// Relative file names (FILE, `save`, `load`) are resolved against `directory`, or the
-  /// current directory if it is `nil`.
+  /// current directory if it is `nil`. After a hang-up, unsaved changes are saved in
+  /// `recoveryDirectory`.
   static func run(
     options: EditorOptions, interactive: Bool, source: LineSource, output: EditorOutput,
-    directory: String? = nil, prompt: ((String) -> Void)? = nil
+    directory: String? = nil, recoveryDirectory: String? = nil,
+    prompt: ((String) -> Void)? = nil
   ) -> Int32 {
     let output = OneLineOutput.wrapping(output)
     guard let session = makeSession(options.file, output: output, directory: directory) else {
       return 1
     }
+    session.confirmsDiscarding = interactive
     (source as? TerminalLineSource)?.attach(session)
     if interactive {
       let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
@@ -85,12 +118,16 @@ enum Editor {
       return false
     }
     while true {
+      if HangUp.happened.load(ordering: .sequentiallyConsistent) {
+        return hangUp(session, recoveryDirectory: recoveryDirectory)
+      }
       if interactive { prompt?("package> ") }
       guard let line = source.next() else {
         // End of input (Ctrl-D) is a quit; a terminal can be read again after it.
         if mayLeave(force: false) { break }
         continue
       }
+      session.location = interactive ? nil : source.location
       let result: (succeeded: Bool, quit: Bool, force: Bool)
       switch line {
       case .text(let text): result = session.run(text)
@@ -100,7 +137,12 @@ enum Editor {
       case .failed(let message):
         // Input cannot go on: a script stopped half-way must not look like a success.
         session.reject(message)
+        if interactive, session.hasUnsavedChanges {
+          recover(session, in: recoveryDirectory, because: "input ended in an error")
+        }
         return 1
+      case .hangUp:
+        return hangUp(session, recoveryDirectory: recoveryDirectory)
       }
       if result.quit, mayLeave(force: result.force) { break }
       if !result.succeeded, !interactive {
@@ -109,6 +151,32 @@ enum Editor {
       }
     }
     return failed ? 1 : 0
+  }
+
+  /// Ends the run after a hang-up, saving unsaved changes first.
+  private static func hangUp(_ session: EditorSession, recoveryDirectory: String?) -> Int32 {
+    if session.hasUnsavedChanges {
+      recover(session, in: recoveryDirectory, because: "hang-up")
+    }
+    return hangUpStatus
+  }
+
+  /// Saves the package, with its unsaved changes, to a new private file in `directory`, and
+  /// says where (or that it could not) on standard error.
+  private static func recover(_ session: EditorSession, in directory: String?, because: String) {
+    let stamp = "\(Int(Date().timeIntervalSince1970))-\(getpid())"
+    guard let directory, History.makeDirectory(directory) == nil else {
+      session.output.warning("\(because): the unsaved changes are lost (no directory to save them)")
+      return
+    }
+    let path = directory + "/recovered-\(stamp).json"
+    do {
+      try PackageFile.save(session.package, to: path)
+      chmod(path, 0o600)
+      session.output.warning("\(because): the unsaved changes are saved in \(path)")
+    } catch {
+      session.output.warning("\(because): the unsaved changes are lost: \(error)")
+    }
   }
 
   /// The session on FILE (loaded if it exists, empty otherwise) or on the sample package.

@@ -9,6 +9,8 @@ protocol EditorOutput: AnyObject {
   func summary(_ text: String)
   /// An error, printed as `error: <message>`.
   func error(_ message: String)
+  /// An error of the input line at `location`, printed as `<location>: error: <message>`.
+  func error(_ message: String, at location: String)
   /// A warning, printed as `warning: <message>`.
   func warning(_ message: String)
 }

@@ -20,6 +20,14 @@ final class EditorSession {
   /// current directory.
   let directory: String?
   private var savedVersion: Int
+  /// Where the line being run comes from (`script.txt:12`), named in its errors; `nil` when
+  /// the input is not named (interactive).
+  var location: String?
+  /// Whether a command that would discard unsaved changes (`load`) asks first: it warns, and
+  /// goes ahead when repeated with nothing changed since (interactive mode).
+  var confirmsDiscarding = false
+  /// The history version at which `load` last warned of unsaved changes.
+  var discardWarnedAt: Int?
   /// The watched key paths, in the order they were watched (see ``WatchCommand``).
   var watches: [(keyPath: String, options: ObservingOptions, token: ObservationToken)] = []
 
@@ -46,8 +54,12 @@ final class EditorSession {
   }
 
   /// Runs one line. Returns `false` if it failed (after printing the error), whether the
-  /// command was a quit, and whether that quit was forced (`quit!`).
+  /// command was a quit, and whether that quit was forced (`quit!`). A line whose first
+  /// character other than a space or tab is `#` is a comment, and a blank line is nothing.
   func run(_ line: String) -> (succeeded: Bool, quit: Bool, force: Bool) {
+    if let first = line.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }), first == 0x23 {
+      return (true, false, false)
+    }
     do {
       let words = try Tokenizer.words(line)
       guard !words.isEmpty else { return (true, false, false) }
@@ -72,7 +84,11 @@ final class EditorSession {
   /// Reports an error, on one line (control characters a message quotes from the input are
   /// escaped by the output).
   func reject(_ message: String) {
-    output.error(message)
+    if let location {
+      output.error(message, at: location)
+    } else {
+      output.error(message)
+    }
   }
 
   /// `path` resolved against ``directory`` if it is relative.

@@ -21,6 +21,8 @@ final class LineReader {
     case invalid(String)
     /// Reading failed; nothing more can be read.
     case failed(String)
+    /// A hang-up arrived (see ``HangUp``); nothing more is read.
+    case hangUp
   }
 
   private let descriptor: Int32
@@ -36,16 +38,39 @@ final class LineReader {
   /// the user may type on (the editor asks before leaving with unsaved changes).
   private let resumesAfterEnd: Bool
 
-  /// Reads `descriptor` (by default standard input).
-  init(descriptor: Int32 = 0) {
+  /// The name of what is read, for ``location``: `<stdin>`, a script's file name.
+  private let name: String?
+  /// The number of the line returned last.
+  private var lineNumber = 0
+  private let closesDescriptor: Bool
+
+  /// Reads `descriptor` (by default standard input), named `name` in ``location``; closes it
+  /// at the end if `closesDescriptor`.
+  init(descriptor: Int32 = 0, name: String? = nil, closesDescriptor: Bool = false) {
     self.descriptor = descriptor
+    self.name = name
+    self.closesDescriptor = closesDescriptor
     resumesAfterEnd = isatty(descriptor) == 1
   }
 
+  deinit {
+    if closesDescriptor { close(descriptor) }
+  }
+
+  /// `name:line` of the line returned last, or `nil` without a name.
+  var location: String? { name.map { "\($0):\(lineNumber)" } }
+
   /// The next line, or `nil` at the end of input.
   func next() -> Line? {
+    let line = nextLine()
+    if line != nil { lineNumber += 1 }
+    return line
+  }
+
+  private func nextLine() -> Line? {
     while !finished {
       if start == end {
+        guard HangUp.waitForInput(descriptor) else { return .hangUp }
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
         if count < 0 {
           if errno == EINTR { continue }

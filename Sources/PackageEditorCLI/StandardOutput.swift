@@ -6,9 +6,14 @@
 
 /// The process's standard output (buffered, flushed before reading input and at exit) and
 /// standard error, with colours when asked for.
+///
+/// A failed write to standard output (a full disk, an I/O error) is kept in ``failure``: the
+/// editor reports it and exits non-zero. Standard error is best effort.
 final class StandardOutput: EditorOutput {
   private let colors: Bool
   private var buffer: [UInt8] = []
+  /// Why writing standard output failed, if it did.
+  private(set) var failure: String?
 
   init(colors: Bool) {
     self.colors = colors
@@ -27,6 +32,13 @@ final class StandardOutput: EditorOutput {
     StandardOutput.write((colors ? "\u{1B}[31m\(text)\u{1B}[0m" : text) + "\n", to: 2)
   }
 
+  func error(_ message: String, at location: String) {
+    flush()
+    let text = "error: " + message
+    StandardOutput.write(
+      location + ": " + (colors ? "\u{1B}[31m\(text)\u{1B}[0m" : text) + "\n", to: 2)
+  }
+
   func warning(_ message: String) {
     flush()
     let text = "warning: " + message
@@ -41,28 +53,33 @@ final class StandardOutput: EditorOutput {
 
   func flush() {
     guard !buffer.isEmpty else { return }
-    buffer.withUnsafeBytes { StandardOutput.write($0, to: 1) }
+    let code = buffer.withUnsafeBytes { StandardOutput.write($0, to: 1) }
+    if let code, failure == nil {
+      failure = code == ENOSPC ? "no space left on the device" : String(cString: strerror(code))
+    }
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Writes all of `text` to a file descriptor.
-  static func write(_ text: String, to descriptor: Int32) {
+  /// Writes all of `text` to a file descriptor; returns the error that stopped it, or `nil`.
+  @discardableResult
+  static func write(_ text: String, to descriptor: Int32) -> Int32? {
     var text = text
-    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
+    return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
   }
 
-  /// Writes all of `bytes` to a file descriptor, retrying partial writes; gives up on errors
-  /// (a closed pipe is not the editor's problem to report).
-  static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+  /// Writes all of `bytes` to a file descriptor, retrying partial and interrupted writes;
+  /// returns the error that stopped it (`errno`), or `nil`.
+  static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
       let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written <= 0 {
         if written < 0, errno == EINTR { continue }
-        return
+        return written < 0 ? errno : EIO
       }
       offset += written
     }
+    return nil
   }
 
   private func write(_ text: String, newline: Bool = true) {

@@ -1,6 +1,8 @@
 /// Splits a command line into words: separated by spaces or tabs, with double quotes grouping
-/// words (`"1 Main St"`) and, inside quotes, the escapes `\"`, `\\`, `\n`, `\r`, `\t` and
+/// words (`"1 Main St"`) and, inside them, the escapes `\"`, `\\`, `\n`, `\r`, `\t` and
 /// `\u{1F600}` (Swift's escapes: what the editor prints in quoted values reads back the same).
+/// Single quotes group words as in a shell: everything up to the next `'` is taken as it is
+/// (`'C:\dir'`, `'say "hi"'`).
 ///
 /// Rejects what cannot be a command: an unbalanced quote, an unknown escape, and control
 /// characters (a tab is a separator).
@@ -15,7 +17,7 @@ enum Tokenizer {
 
     var description: String {
       switch self {
-      case .unbalancedQuote: return "unbalanced quote: a quoted value needs a closing \""
+      case .unbalancedQuote: return "unbalanced quote: a quoted value needs its closing quote"
       case .unknownEscape(let character):
         return
           "unknown escape \\\(character) in a quoted value (use \\\", \\\\, \\n, \\r, \\t or \\u{…})"
@@ -51,6 +53,7 @@ enum Tokenizer {
     var current = Word()
     var inWord = false
     var inQuotes = false
+    var inSingleQuotes = false
     var escaping = false
     /// The text of a `\u` escape so far (from its `{`), while reading one.
     var unicodeEscape: String?
@@ -69,6 +72,8 @@ enum Tokenizer {
         else { throw .badUnicodeEscape(text) }
         current.append(scalar)
         unicodeEscape = nil
+      } else if inSingleQuotes {
+        if character == "'" { inSingleQuotes = false } else { current.append(character) }
       } else if escaping {
         switch character {
         case "\"", "\\": current.append(character)
@@ -95,6 +100,9 @@ enum Tokenizer {
         case "\"":
           inQuotes = true
           inWord = true
+        case "'":
+          inSingleQuotes = true
+          inWord = true
         default:
           current.append(character)
           inWord = true
@@ -102,7 +110,7 @@ enum Tokenizer {
       }
     }
     if let text = unicodeEscape { throw .badUnicodeEscape(text) }
-    if inQuotes || escaping { throw .unbalancedQuote }
+    if inQuotes || inSingleQuotes || escaping { throw .unbalancedQuote }
     if inWord { words.append(current.take()) }
     return words
   }
@@ -111,11 +119,11 @@ enum Tokenizer {
   private enum PlainScan {
     case words([String])
     case failure(Failure)
-    /// The line has a backslash: its escapes are read scalar by scalar.
+    /// The line has a backslash or a single quote: it is read scalar by scalar.
     case hasEscapes
   }
 
-  /// The words of a line without a backslash, read from its UTF-8 bytes: the same rules as
+  /// The words of a line without a backslash or a single quote, read from its UTF-8 bytes: the same rules as
   /// ``scalarWords(_:)`` without escapes (every byte below 0x20 or 0x7F is an ASCII
   /// control character, since the bytes of other scalars are 0x80 or more). Most lines have no
   /// backslash, and this reads them about three times faster.
@@ -141,8 +149,8 @@ enum Tokenizer {
           current.removeAll(keepingCapacity: true)
           inWord = false
         }
-      } else if byte == 0x5C {
-        return .hasEscapes
+      } else if byte == 0x5C || byte == 0x27 {
+        return .hasEscapes  // A backslash or a single quote: read scalar by scalar.
       } else if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
         return .failure(.controlCharacter(Unicode.Scalar(byte)))
       } else {

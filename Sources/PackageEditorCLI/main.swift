@@ -2,8 +2,13 @@
 // See EditorOptions.usage for the command line and HelpText for the commands.
 import Foundation
 
+// Passing the file size limit (ulimit -f) is then the error EFBIG, reported by the save that
+// met it, rather than the end of the process half-way through a save.
+signal(SIGXFSZ, SIG_IGN)
+HangUp.install()
+
 let status = Editor.main(
   arguments: Array(CommandLine.arguments.dropFirst()),
   environment: ProcessInfo.processInfo.environment,
-  inputIsTerminal: isatty(0) == 1)
+  inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1)
 exit(status)

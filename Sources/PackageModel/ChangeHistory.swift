@@ -90,11 +90,13 @@ public final class ChangeHistory {
     return true
   }
 
-  /// Forgets every step (for example after loading a file that should not be undone).
+  /// Forgets every step (for example after loading a file that should not be undone),
+  /// including what the enclosing ``group(_:)``, if any, recorded so far.
   public func clear() {
     undoSteps = []
     forgotten = 0
     redoSteps = []
+    if openGroup != nil { openGroup = [] }
   }
 
   private func replay(_ body: () -> Void) {

@@ -17,13 +17,18 @@ enum FileSystem {
     init(_ reason: String) { self.reason = reason }
   }
 
-  /// The largest file ``read(_:)`` accepts: 64 MiB, far above any package.
-  static let maximumReadSize = 64 << 20
+  /// The largest file ``read(_:)`` accepts: 16 MiB, far above any package (a package of
+  /// 100,000 contents takes about 8 MiB). Decoding costs about fourteen times the file's size,
+  /// so the limit bounds the memory a hostile file can take.
+  static let maximumReadSize = 16 << 20
 
   /// The bytes of the regular file at `path` (through symbolic links). Special files (a FIFO,
-  /// a device, a directory) are refused without reading them, so that nothing blocks.
+  /// a device, a directory) are refused without reading them, so that nothing blocks; a file
+  /// larger than ``maximumReadSize`` is refused by its size before anything is read, and the
+  /// read stops there if the file grows meanwhile.
   static func read(_ path: String) throws(Failure) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    try checkLinks(path)
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else { throw Failure(reason(errno)) }
     defer { close(descriptor) }
     var info = stat()
@@ -31,20 +36,29 @@ enum FileSystem {
     guard isRegular(info.st_mode) else {
       throw Failure("it is \(kind(info.st_mode)), not a regular file")
     }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    let tooLarge = Failure(
+      "it is too large (a package file has at most \(maximumReadSize >> 20) MiB)")
+    guard info.st_size <= maximumReadSize else { throw tooLarge }
+    // One buffer of the size the file claims, plus one byte to notice that it grew.
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+    var count = 0
     while true {
-      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
-      if count < 0 {
+      if count == bytes.count {
+        guard bytes.count <= maximumReadSize else { throw tooLarge }
+        bytes += [UInt8](repeating: 0, count: min(bytes.count, maximumReadSize + 1 - bytes.count))
+      }
+      let read = bytes.withUnsafeMutableBytes {
+        systemRead(descriptor, $0.baseAddress! + count, $0.count - count)
+      }
+      if read < 0 {
         if errno == EINTR { continue }
         throw Failure(reason(errno))
       }
-      if count == 0 { return bytes }
-      bytes += chunk[..<count]
-      guard bytes.count <= maximumReadSize else {
-        throw Failure("it is too large (a package file has at most \(maximumReadSize >> 20) MiB)")
-      }
+      if read == 0 { break }
+      count += read
     }
+    bytes.removeLast(bytes.count - count)
+    return bytes
   }
 
   /// Whether something (a file, a link, even a dangling one) is at `path`; errors other than
@@ -67,17 +81,47 @@ enum FileSystem {
         throw Failure(reason(errno))
       }
       guard info.st_mode & S_IFMT == S_IFLNK else { return current }
-      var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-      let count = buffer.withUnsafeMutableBytes {
-        readlink(current, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
-      }
-      guard count >= 0 else { throw Failure(reason(errno)) }
-      guard let target = String(validating: buffer[..<count], as: UTF8.self) else {
-        throw Failure("the symbolic link's target is not a UTF-8 name")
-      }
-      current = target.hasPrefix("/") ? target : directoryPrefix(of: current) + target
+      current = try linkTarget(current)
     }
     throw Failure(reason(ELOOP))
+  }
+
+  /// Refuses to follow, from `path`, a symbolic link that another user planted in a shared
+  /// directory: the rule of Linux's `fs.protected_symlinks`, applied whether or not the system
+  /// enables it, because the editor writes through links itself (it renames a temporary file
+  /// onto the link's target). A link in a sticky directory anyone can write (`/tmp`) is followed
+  /// only if it belongs to the user or to the directory's owner.
+  static func checkLinks(_ path: String) throws(Failure) {
+    var current = path
+    for _ in 0..<40 {
+      var info = stat()
+      guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
+      let directory = directoryPrefix(of: current)
+      var parent = stat()
+      if stat(directory.isEmpty ? "." : directory, &parent) == 0,
+        parent.st_mode & S_ISVTX != 0, parent.st_mode & 0o002 != 0,
+        info.st_uid != geteuid(), info.st_uid != parent.st_uid
+      {
+        throw Failure(
+          "it is a symbolic link that another user owns in a shared directory; not following it")
+      }
+      guard let next = try? linkTarget(current) else { return }
+      current = next
+    }
+  }
+
+  /// The name the symbolic link at `link` points to, made absolute or relative to the current
+  /// directory as the link's own name is.
+  private static func linkTarget(_ link: String) throws(Failure) -> String {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = buffer.withUnsafeMutableBytes {
+      readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1)
+    }
+    guard count >= 0 else { throw Failure(reason(errno)) }
+    guard let target = String(validating: buffer[..<count], as: UTF8.self) else {
+      throw Failure("the symbolic link's target is not a UTF-8 name")
+    }
+    return target.hasPrefix("/") ? target : directoryPrefix(of: link) + target
   }
 
   /// `path` up to and including its last `/`; empty if it has none.

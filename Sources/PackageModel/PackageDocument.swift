@@ -92,27 +92,40 @@ public struct PackageDocument: Codable, Equatable, Sendable {
     return try! encoder.encode(self) + Data("\n".utf8)
   }
 
-  /// Decodes and validates a whole document from its bytes; see ``decode(_:path:)-(Data,_)``.
-  public static func decode(_ bytes: [UInt8], path: String) throws(PackageFileError)
-    -> PackageDocument
-  {
-    try decode(Data(bytes), path: path)
-  }
-
   /// Decodes and validates a whole document; `path` names the file in errors.
   /// - Throws: ``PackageFileError`` naming the problem (not JSON, unsupported format, missing
   ///   field, wrong type, invalid value).
   ///   A key given twice in one object is refused (JSON decoders keep one silently).
+  ///   The checks read the document as UTF-8 whatever its encoding (a byte-order mark, UTF-16,
+  ///   UTF-32), and the decoder reads the same UTF-8.
   public static func decode(_ data: Data, path: String) throws(PackageFileError) -> PackageDocument
   {
-    switch JSONKeyCheck.check(Array(data)) {
+    try decode(Array(data), path: path)
+  }
+
+  /// Decodes and validates a whole document from its bytes; see ``decode(_:path:)-(Data,_)``.
+  public static func decode(_ bytes: [UInt8], path: String) throws(PackageFileError)
+    -> PackageDocument
+  {
+    let text: [UInt8]
+    do {
+      text = try JSONText.utf8(bytes)
+    } catch {
+      throw .notJSON(path: path, reason: error.reason)
+    }
+    switch JSONKeyCheck.check(text) {
     case .duplicateKey(let key, let object)?:
       throw .duplicateKey(path: path, field: object.isEmpty ? key : object + "." + key)
     case .tooDeep?:
       throw .notJSON(
         path: path, reason: "nested more than \(JSONKeyCheck.maximumDepth) levels deep")
+    case .tooManyValues?:
+      throw .notJSON(
+        path: path,
+        reason: "it holds more than \(JSONKeyCheck.maximumValues) values, more than any package")
     case nil: break
     }
+    let data = Data(text)
     let decoder = JSONDecoder()
     do {
       let version = try decoder.decode(FormatOnly.self, from: data)

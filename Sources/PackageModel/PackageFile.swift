@@ -11,9 +11,14 @@ public enum PackageFile {
   /// - An existing file keeps its permissions; a read-only file, a directory, a FIFO, a device
   ///   or a socket is refused, and so is a name ending in `/`.
   /// - The document goes to a temporary file in the same directory, which then replaces the
-  ///   file by a rename: a failed save (no space, no permission…) leaves the previous file intact
-  ///   and no temporary file behind. A file with other hard links is rewritten in place, so that
-  ///   the links keep sharing it.
+  ///   file by a rename: a failed save (no space, no permission, the file size limit) leaves the
+  ///   previous file intact and no temporary file behind. A file with other hard links is
+  ///   rewritten in place, so that the links keep sharing it; it is grown to its new size first
+  ///   and its old bytes are put back if a write fails, so it is never left corrupt.
+  /// - A symbolic link that another user owns in a sticky shared directory is not followed.
+  ///
+  /// The process must ignore `SIGXFSZ`, so that the file size limit is an error, not the end of
+  /// the process.
   ///
   /// - Parameters:
   ///   - package: The package to save, as it is now.
@@ -30,8 +35,9 @@ public enum PackageFile {
     }
   }
 
-  /// Reads and validates the whole document at `path` (through symbolic links), without
-  /// touching any package. Special files are refused without being read.
+  /// Reads and validates the whole document at `path` (through symbolic links, but not one that
+  /// another user owns in a sticky shared directory), without touching any package. Special
+  /// files are refused without being read, and files over 16 MiB by their size.
   ///
   /// - Parameters:
   ///   - path: The file to read.

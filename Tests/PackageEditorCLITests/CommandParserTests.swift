@@ -19,7 +19,8 @@ struct CommandParserTests {
       (["remove", "2"], RemoveCommand(index: 2)),
       (["watch", "x"], WatchCommand(keyPath: "x", options: [.old, .new])),
       (
-        ["watch", "x", "initial", "prior"], WatchCommand(keyPath: "x", options: [.initial, .prior])
+        ["watch", "x", "initial", "prior"],
+        WatchCommand(keyPath: "x", options: [.initial, .prior, .old, .new])
       ),
       (["unwatch", "all"], UnwatchCommand(keyPath: nil)),
       (["unwatch", "x"], UnwatchCommand(keyPath: "x")),

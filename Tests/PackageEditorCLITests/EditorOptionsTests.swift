@@ -13,7 +13,8 @@ struct EditorOptionsTests {
     #expect(
       options
         == EditorOptions(
-          file: "f.json", mode: .batch, keepGoing: true, commands: ["show", "quit"], noColor: true))
+          file: "f.json", mode: .batch, keepGoing: true,
+          scripts: [.command("show"), .command("quit")], noColor: true))
     #expect(try EditorOptions.parse(["--", "-odd-name.json"]).file == "-odd-name.json")
   }
 

@@ -211,8 +211,9 @@ struct LineEditorTests {
     let file = directory.file("state/package-editor/history")
     let history = History(file: file)
     for line in ["a", "a", "  ", "b  ", "multi\nline \\ x"] { #expect(history.add(line) == nil) }
-    #expect(history.entries == ["a", "b", "multi\nline \\ x"])
-    #expect(History(file: file).entries == ["a", "b", "multi\nline \\ x"])
+    // A control character is kept as its escape: recalled, it never reaches the terminal raw.
+    #expect(history.entries == ["a", "b", #"multi\nline \ x"#])
+    #expect(History(file: file).entries == ["a", "b", #"multi\nline \ x"#])
     for index in 0..<(3 * History.limit) { history.add("line \(index)") }
     let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
     #expect(lines.count <= 2 * History.limit)

@@ -69,6 +69,7 @@ struct LineReaderTests {
     var lines: [LineReader.Line]
     init(_ lines: [LineReader.Line]) { self.lines = lines }
     func next() -> LineReader.Line? { lines.isEmpty ? nil : lines.removeFirst() }
+    var location: String? { nil }
   }
 
   @Test("a read error mid-script ends the run with status 1, in batch and interactive mode")

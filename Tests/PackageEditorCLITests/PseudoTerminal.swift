@@ -105,6 +105,11 @@ final class PseudoTerminal {
     kill(pid, SIGWINCH)
   }
 
+  /// Sends the editor `signal`, as a terminal that hangs up sends `SIGHUP`.
+  func send(_ signal: Int32) {
+    kill(pid, signal)
+  }
+
   /// Waits for the editor to exit; its status, or `nil` if it is still running after `seconds`.
   func exitStatus(seconds: Double = 10) -> Int32? {
     let deadline = Date().addingTimeInterval(seconds)

@@ -12,6 +12,9 @@ final class CapturedOutput: EditorOutput {
   func watch(_ text: String) { stdout.append(text) }
   func summary(_ text: String) { stdout.append(text) }
   func error(_ message: String) { stderr.append("error: " + message) }
+  func error(_ message: String, at location: String) {
+    stderr.append(location + ": error: " + message)
+  }
   func warning(_ message: String) { stderr.append("warning: " + message) }
 }
 

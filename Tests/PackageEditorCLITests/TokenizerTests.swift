@@ -81,7 +81,7 @@ struct TokenizerTests {
   func messages() {
     #expect(
       Tokenizer.Failure.unbalancedQuote.description
-        == #"unbalanced quote: a quoted value needs a closing ""#)
+        == "unbalanced quote: a quoted value needs its closing quote")
     #expect(
       Tokenizer.Failure.controlCharacter("\u{1B}").description
         == "the line contains a control character (U+001B)")

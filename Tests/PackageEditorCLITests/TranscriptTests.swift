@@ -154,7 +154,7 @@ struct TranscriptTests {
         error: add: a content's quantity must be at least 1, not 0
         error: insert: there is no content at index 5 (the package has 2)
         error: remove: there is no content at index 2 (the package has 2)
-        error: unbalanced quote: a quoted value needs a closing "
+        error: unbalanced quote: a quoted value needs its closing quote
         error: unknown command "sett"; did you mean "set"? (type help for the list)
         error: unwatch nothing: not watched (see watches)
         error: watch nope: Package has no key "nope"
@@ -185,7 +185,7 @@ struct TranscriptTests {
     #expect(run.status == 1)
   }
 
-  @Test("save, load and new, with a file created on first save")
+  @Test("save, load and new, with a file created on first save; load forgets the undo history")
   func files() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "editor-\(UUID().uuidString)")
@@ -210,12 +210,14 @@ struct TranscriptTests {
         saved D/q.json
         loaded D/p.json
         summary: Bea · from (no name) · no items
-        summary: (no name) · from (no name) · no items
 
         """)
     #expect(
-      run.stderr.replacingOccurrences(of: directory.path, with: "D")
-        == "error: load: cannot read D/missing.json: no such file\n")
+      run.stderr.replacingOccurrences(of: directory.path, with: "D") == """
+        error: undo: nothing to undo
+        error: load: cannot read D/missing.json: no such file
+
+        """)
     let reopened = transcript("get recipient.firstName", options: EditorOptions(file: file))
     #expect(reopened.stdout == "Bea\n")
   }

@@ -181,7 +181,7 @@ struct PackageFileFaultTests {
     #expect(truncate(path("deep.json"), 65 << 20) == 0)
     #expect(
       throws: PackageFileError.unreadable(
-        path: path("deep.json"), reason: "it is too large (a package file has at most 64 MiB)")
+        path: path("deep.json"), reason: "it is too large (a package file has at most 16 MiB)")
     ) {
       try PackageFile.read(path("deep.json"))
     }

@@ -40,11 +40,11 @@ enum ArgumentParsing {
     ("initial", .initial), ("old", .old), ("new", .new), ("prior", .prior),
   ]
 
-  /// Observing options from their words; none means `old new`.
+  /// Observing options from their words. Without `old` or `new`, both are added (the default):
+  /// `initial` and `prior` add to what is shown rather than replace it.
   static func options(_ command: String, _ words: ArraySlice<String>) throws(CommandError)
     -> ObservingOptions
   {
-    guard !words.isEmpty else { return [.old, .new] }
     var options: ObservingOptions = []
     for word in words {
       guard let entry = observingOptions.first(where: { $0.word == word }) else {
@@ -53,6 +53,7 @@ enum ArgumentParsing {
       }
       options.insert(entry.option)
     }
+    if !options.contains(.old), !options.contains(.new) { options.formUnion([.old, .new]) }
     return options
   }
 }

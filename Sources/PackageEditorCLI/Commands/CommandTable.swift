@@ -39,6 +39,19 @@ enum CommandTable {
     let arguments = Array(words.dropFirst())
     let configuration = command.configuration
     guard configuration.arguments.contains(arguments.count) else {
+      // Words past a last argument that is a text value (`set`'s): a value with spaces, not
+      // quoted.
+      if arguments.count > configuration.arguments.upperBound,
+        configuration.argumentKinds.count == configuration.arguments.upperBound,
+        configuration.argumentKinds.last == .text
+      {
+        let count = configuration.arguments.upperBound
+        let value = arguments[(count - 1)...].joined(separator: " ")
+        let quoted = ([name] + arguments.prefix(count - 1) + ["\"\(value)\""]).joined(
+          separator: " ")
+        throw .badArgument(
+          command: name, message: "a value with spaces must be quoted: \(quoted)")
+      }
       throw .usage(command: name, usage: configuration.usage)
     }
     return try command.init(name: name, arguments: arguments)

@@ -1,11 +1,12 @@
 import KVOLite
 
 /// `watch <keyPath> [initial] [old] [new] [prior]`: prints one line per notification of a key
-/// path until it is unwatched.
+/// path until it is unwatched. Without `old` or `new`, both are shown: `watch KEY initial`
+/// shows the value now, then old and new values.
 struct WatchCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "watch", usage: "watch <keyPath> [initial] [old] [new] [prior]",
-    summary: "print every change of a key path (old new by default)",
+    summary: "print every change of a key path (old and new values unless old or new is given)",
     arguments: 1...5,
     argumentKinds: [.keyPath, .choice(ArgumentParsing.observingOptions.map(\.word))])
 

@@ -4,9 +4,10 @@
 ///
 /// Keys: printable characters insert; Left/Right, Home/End, Ctrl-A/E/B/F and Alt-B/F move;
 /// Backspace, Delete, Ctrl-D (on a non-empty line), Ctrl-K/U/W, Alt-Backspace delete, Ctrl-Y
-/// yanks; Up/Down and Ctrl-P/N walk the history; Ctrl-R searches it backwards; Tab completes
-/// (a second Tab lists the candidates); Ctrl-C clears the line; Ctrl-D on an empty line ends the
-/// input; Enter submits.
+/// yanks; Up/Down and Ctrl-P/N walk the history; Ctrl-R searches it backwards (Ctrl-G then
+/// gives up the search and restores the line as it was); Tab completes (a second Tab lists the
+/// candidates); Ctrl-L clears the screen; Ctrl-C clears the line; Ctrl-D on an empty line ends
+/// the input; Enter submits.
 struct LineEditor {
   enum Outcome: Equatable {
     /// Keep editing (redraw).
@@ -19,6 +20,8 @@ struct LineEditor {
     case endOfInput
     /// A second Tab with several candidates: list them, then redraw.
     case candidates([String])
+    /// Ctrl-L: clear the screen, then redraw.
+    case clearScreen
   }
 
   /// Completes the word before the cursor: given the text before the cursor, the text of the
@@ -33,6 +36,8 @@ struct LineEditor {
   private var draft = ""
   /// Reverse search: the query and the entry it found.
   private(set) var search: (query: String, match: Int?)?
+  /// The line as it was when the search started, for Ctrl-G.
+  private var beforeSearch: LineBuffer?
   private var lastKeyWasTab = false
 
   init(history: History, completer: @escaping Completer = { _ in ("", []) }) {
@@ -52,6 +57,7 @@ struct LineEditor {
     historyIndex = nil
     draft = ""
     search = nil
+    beforeSearch = nil
     lastKeyWasTab = false
   }
 
@@ -80,7 +86,10 @@ struct LineEditor {
     case .control("y"): buffer.yank()
     case .up, .control("p"): recall(older: true)
     case .down, .control("n"): recall(older: false)
-    case .control("r"): search = (query: "", match: nil)
+    case .control("r"):
+      search = (query: "", match: nil)
+      beforeSearch = buffer
+    case .control("l"): return .clearScreen
     case .control("c"):
       reset()
       return .interrupted
@@ -115,9 +124,15 @@ struct LineEditor {
       match = history.search(query, before: history.entries.count)
     case .control("r"):
       match = history.search(query, before: match ?? history.entries.count) ?? match
-    case .control("g"), .control("c"):
+    case .control("g"):
+      // Gives up the search: the line is what it was before it.
       search = nil
+      if let beforeSearch { buffer = beforeSearch }
+      beforeSearch = nil
       return .editing
+    case .control("c"):
+      reset()
+      return .interrupted
     default:
       // Any other key accepts the match and acts as usual.
       search = nil

@@ -6,6 +6,12 @@ struct LineRenderer {
   /// The row of the cursor, counted from the prompt's row, after the last drawing.
   private(set) var cursorRow = 0
 
+  /// The bytes that clear the screen and put the cursor at its top left (then draw again).
+  mutating func clearScreen() -> String {
+    cursorRow = 0
+    return "\u{1B}[H\u{1B}[2J"
+  }
+
   /// The bytes that redraw `prompt` and `buffer`.
   mutating func draw(prompt: String, buffer: LineBuffer, columns: Int) -> String {
     let columns = max(columns, 1)

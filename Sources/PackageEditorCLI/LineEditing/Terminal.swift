@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -20,9 +22,13 @@ enum Terminal {
 
   /// Saves the terminal's settings and installs the handlers that restore them (crash
   /// signals) and note resizes. Returns `false` if standard input is not a terminal.
+  ///
+  /// A hang-up is ``HangUp``'s to handle; it restores the terminal through
+  /// ``restoreIfPrepared()``.
   static func prepare() -> Bool {
     guard tcgetattr(0, &original) == 0 else { return false }
-    for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGTERM, SIGHUP, SIGQUIT] {
+    isPrepared.store(true, ordering: .sequentiallyConsistent)
+    for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGTERM, SIGQUIT] {
       install(crash) { received in
         Terminal.restore()
         signal(received, SIG_DFL)
@@ -78,6 +84,14 @@ enum Terminal {
     tcsetattr(0, TCSADRAIN, &original)
   }
 
+  /// Whether ``prepare()`` saved the settings.
+  private static let isPrepared = Atomic<Bool>(false)
+
+  /// ``restore()`` if ``prepare()`` saved the settings (async-signal-safe).
+  static func restoreIfPrepared() {
+    if isPrepared.load(ordering: .sequentiallyConsistent) { restore() }
+  }
+
   /// Suspends the process as Ctrl-Z would, with the terminal restored meanwhile.
   static func suspend() {
     restore()
@@ -85,21 +99,26 @@ enum Terminal {
     enterRawMode()
   }
 
-  /// Waits until standard input can be read or the window is resized (or `milliseconds`
-  /// pass; -1 waits as long as it takes). Returns whether input is ready and whether the window
-  /// was resized since the last call.
-  static func wait(milliseconds: Int32 = -1) -> (input: Bool, resized: Bool) {
+  /// Waits until standard input can be read, the window is resized or a hang-up arrives (or
+  /// `milliseconds` pass; -1 waits as long as it takes). Returns whether input is ready,
+  /// whether the window was resized since the last call, and whether a hang-up arrived.
+  static func wait(milliseconds: Int32 = -1) -> (input: Bool, resized: Bool, hangUp: Bool) {
     var descriptors = [
       pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
       pollfd(fd: resizePipe.read, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: HangUp.descriptor, events: Int16(POLLIN), revents: 0),
     ]
-    while poll(&descriptors, 2, milliseconds) < 0, errno == EINTR {}
+    while poll(&descriptors, 3, milliseconds) < 0, errno == EINTR {
+      if HangUp.happened.load(ordering: .sequentiallyConsistent) { break }
+    }
     var resized = false
     if descriptors[1].revents & Int16(POLLIN) != 0 {
       var bytes = [UInt8](repeating: 0, count: 64)
       while read(resizePipe.read, &bytes, bytes.count) > 0 { resized = true }
     }
-    return (descriptors[0].revents != 0, resized)
+    return (
+      descriptors[0].revents != 0, resized, HangUp.happened.load(ordering: .sequentiallyConsistent)
+    )
   }
 
   /// The terminal's width in columns (80 if it cannot be read).

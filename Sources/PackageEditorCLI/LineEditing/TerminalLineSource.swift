@@ -12,6 +12,8 @@
 /// on an empty line ends the input (the editor then asks before discarding unsaved changes,
 /// and reading goes on); Ctrl-Z suspends with the terminal restored.
 final class TerminalLineSource: LineSource {
+  /// Lines typed at the terminal are not named in messages.
+  var location: String? { nil }
   private var editor: LineEditor
   private var renderer = LineRenderer()
   private var decoder = KeyDecoder()
@@ -42,6 +44,7 @@ final class TerminalLineSource: LineSource {
     while true {
       if queued.isEmpty {
         let ready = Terminal.wait()
+        if ready.hangUp { return .hangUp }
         if ready.resized { redraw() }
         guard ready.input else { continue }
         let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
@@ -89,6 +92,9 @@ final class TerminalLineSource: LineSource {
     case .endOfInput:
       write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
       return .some(nil)
+    case .clearScreen:
+      write(renderer.clearScreen())
+      redraw()
     case .candidates(let candidates):
       write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
       write(TerminalLineSource.columnsText(candidates, width: Terminal.columns))

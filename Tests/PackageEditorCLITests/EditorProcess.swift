@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs the built `package-editor` as a process, for tests of what only a process shows: its
+/// exit status, its standard output and error as bytes, signals and resource limits.
+enum EditorProcess {
+  struct Result {
+    var stdout: String
+    var stderr: String
+    var status: Int32
+  }
+
+  /// Runs the editor with `arguments` in `directory`, standard input from `input`, under a file
+  /// size limit of `fileSizeLimit` blocks of 1,024 bytes if given (`ulimit -f`), with standard
+  /// output to `stdoutPath` if given (then `stdout` is empty).
+  static func run(
+    _ arguments: [String], in directory: String, input: String = "",
+    environment: [String: String] = [:], fileSizeLimit: Int? = nil, stdoutPath: String? = nil
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    let limit = fileSizeLimit.map { "ulimit -f \($0); " } ?? ""
+    let redirect = stdoutPath.map { " > '\($0)'" } ?? ""
+    process.arguments =
+      ["-c", limit + "exec \"$0\" \"$@\"" + redirect, PseudoTerminal.editorPath] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory].merging(environment) {
+      $1
+    }
+    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    // Read both pipes at once, so that neither fills while the other is read.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorBytes = Data()
+    DispatchQueue.global().async(group: group) {
+      errorBytes = stderr.fileHandleForReading.readDataToEndOfFile()
+    }
+    let outputBytes = stdout.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    let status =
+      process.terminationReason == .uncaughtSignal
+      ? 128 + process.terminationStatus : process.terminationStatus
+    return Result(
+      stdout: String(decoding: outputBytes, as: UTF8.self),
+      stderr: String(decoding: errorBytes, as: UTF8.self), status: status)
+  }
+}
