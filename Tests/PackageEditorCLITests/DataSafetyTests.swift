@@ -54,6 +54,11 @@ struct DataSafetyTests {
     #expect(run.status == 0)
   }
 
+  /// Whether this process (and so the editor built with it) runs under the thread sanitizer,
+  /// whose runtime cannot start under a file size limit of 1 KiB.
+  static let underThreadSanitizer =
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
   /// A save that would pass `ulimit -f 1`: the sample package with a long title.
   static let bigSave = ["-e", "add \"\(String(repeating: "x", count: 2_000))\" 1 1", "-e", "save"]
 
@@ -73,7 +78,9 @@ struct DataSafetyTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.json"])
   }
 
-  @Test("an in-place save (a hard-linked file) that meets the size limit leaves the file as it was")
+  @Test(
+    "an in-place save (a hard-linked file) that meets the size limit leaves the file as it was",
+    .disabled(if: underThreadSanitizer, "the sanitizer's runtime cannot start under ulimit -f 1"))
   func inPlaceFileSizeLimit() throws {
     let directory = TemporaryDirectory()
     let original = Self.document("Ann")

@@ -36,8 +36,10 @@ extension KeyValueObservable {
   ///   relationship on the way, or a rejected value.
   ///
   /// The override points: a key the object does not declare goes to its
-  /// ``setValue(_:forUndefinedKey:)``, and `nil` for a key whose type is not optional to its
-  /// ``setNilValueForKey(_:)``; their defaults throw the errors described here.
+  /// ``setValue(_:forUndefinedKey:)`` if it ends the path, and otherwise the path goes on
+  /// through what its ``value(forUndefinedKey:)`` answers (as reading does); `nil` for a key
+  /// whose type is not optional goes to ``setNilValueForKey(_:)``. Their defaults throw the
+  /// errors described here.
   public func setValue(_ value: Any?, forKeyPath keyPath: String) throws(KeyValueError) {
     let path: KeyValuePath
     do {
@@ -73,7 +75,7 @@ extension KeyValueObservable {
     do {
       path = try Self.observableKeys.table.keyValuePath(keyPath)
     } catch {
-      return try setUndefinedKey(text, error, in: keyPath)
+      return try setUndefinedKey(text, error, in: keyPath, fromText: true)
     }
     let (object, key) = try path.target(in: self)
     guard key.entry.assign != nil else { throw notSettable(key) }
@@ -107,18 +109,42 @@ extension KeyValueObservable {
     return try next.value(forKeyPath: undefined.rest)
   }
 
-  /// Passes a set of the undefined key `error` reports to the object that lacks it, if the key
-  /// ends the path; otherwise, or if the object declines (the default), throws `error`.
-  private func setUndefinedKey(_ value: Any?, _ error: KeyValueError, in keyPath: String)
-    throws(KeyValueError)
-  {
-    guard let undefined = UndefinedKey(error, in: keyPath), undefined.rest.isEmpty,
+  /// Passes a set of the undefined key `error` reports to the object that lacks it: if the key
+  /// ends the path, to its ``setValue(_:forUndefinedKey:)``; otherwise the path goes on through
+  /// what its ``value(forUndefinedKey:)`` answers, as Foundation walks a path with
+  /// `value(forKey:)`. If the object declines (the default), throws `error`. With `fromText`,
+  /// the rest of the path is set from text (the undefined key at the end gets the text).
+  private func setUndefinedKey(
+    _ value: Any?, _ error: KeyValueError, in keyPath: String, fromText: Bool = false
+  ) throws(KeyValueError) {
+    guard let undefined = UndefinedKey(error, in: keyPath),
       let owner = try undefined.ownerObject(from: self)
     else { throw error }
+    if undefined.rest.isEmpty {
+      do {
+        try owner.setValue(value, forUndefinedKey: undefined.key)
+      } catch let overridden {
+        throw UndefinedKey.isDefault(overridden, for: undefined.key) ? error : overridden
+      }
+      return
+    }
+    let answer: Any?
     do {
-      try owner.setValue(value, forUndefinedKey: undefined.key)
+      answer = try owner.value(forUndefinedKey: undefined.key)
     } catch let overridden {
       throw UndefinedKey.isDefault(overridden, for: undefined.key) ? error : overridden
+    }
+    guard let answer else {
+      throw .nilIntermediate(path: keyPath, key: undefined.key)
+    }
+    guard let next = answer as? any KeyValueObservable else {
+      throw .notARelationship(
+        key: undefined.key, type: String(describing: type(of: owner)), role: .attribute)
+    }
+    if fromText, let text = value as? String {
+      try next.setValue(fromText: text, forKeyPath: undefined.rest)
+    } else {
+      try next.setValue(value, forKeyPath: undefined.rest)
     }
   }
 

@@ -46,6 +46,8 @@ final class KeyEntry: @unchecked Sendable {
   /// Type-checks and validates a value without storing it; returns what would be stored (the
   /// validation hook may replace it). `nil` if the key cannot be set.
   var check: ((Any?, String) throws(KeyValueError) -> Any)? = nil
+  /// Whether the declaration gave a validation hook (``check`` runs it).
+  var hasValidator = false
   /// Stores a value that `check` returned, with no further checks.
   var store: ((AnyObject, Any) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.
@@ -121,6 +123,7 @@ final class KeyEntry: @unchecked Sendable {
     _ keyPath: KeyPath<Root, Value>, validate: ((Value) throws -> Value)?
   ) {
     assign = KeyEntry.assigner(keyPath, validate: validate)
+    hasValidator = validate != nil
     guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value> else { return }
     check = { value, path throws(KeyValueError) in
       try KeyEntry.validated(
@@ -182,11 +185,20 @@ final class KeyEntry: @unchecked Sendable {
       }
       throw .nilForNonOptional(path: path, expected: typeName(Value.self))
     }
-    guard let typed = value as? Value else {
-      throw .typeMismatch(
-        path: path, expected: typeName(Value.self), actual: typeName(type(of: value)))
+    if let typed = value as? Value { return typed }
+    // A number of another kind converts where its value is representable, as Foundation's
+    // NSNumber does: 8 for a Double, 1.0 for an Int, 1 for a Bool.
+    let target = (Value.self as? any OptionalProtocol.Type)?.wrappedType ?? Value.self
+    switch NumberConversion.convert(value, to: target) {
+    case .converted(let converted):
+      if let typed = converted as? Value { return typed }
+    case .notRepresentable:
+      throw .notRepresentable(
+        path: path, value: String(describing: value), expected: typeName(Value.self))
+    case .notANumber: break
     }
-    return typed
+    throw .typeMismatch(
+      path: path, expected: typeName(Value.self), actual: typeName(type(of: value)))
   }
 
   /// "a whole number (Int)", "a number (Double)", "true or false": what text is expected.
@@ -209,9 +221,12 @@ final class KeyEntry: @unchecked Sendable {
 protocol OptionalProtocol {
   var flattened: Any? { get }
   static var none: Self { get }
+  /// The type an optional of this type wraps.
+  static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalProtocol {
+  static var wrappedType: Any.Type { Wrapped.self }
   var flattened: Any? {
     switch self {
     case .none: nil

@@ -29,6 +29,10 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
   case notSettable(key: String, type: String, reason: String)
   /// The value given for `path` is not of the expected type.
   case typeMismatch(path: String, expected: String, actual: String)
+  /// The number `value` converts to the expected number type only by losing something: a
+  /// fraction (8.5 for an `Int`), range (300 for a `UInt8`, 1e308 for a `Float`), or a value
+  /// other than 0 and 1 for a `Bool`.
+  case notRepresentable(path: String, value: String, expected: String)
   /// `text` does not parse as a value of the expected type.
   case unparsableText(text: String, path: String, expected: String)
   /// `nil` was given for `path`, whose type is not optional.
@@ -74,6 +78,8 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\"\(key)\" of \(type) cannot be set: \(reason)"
     case .typeMismatch(let path, let expected, let actual):
       return "\"\(path)\" expects \(expected), not \(actual)"
+    case .notRepresentable(let path, let value, let expected):
+      return "\"\(path)\" expects \(expected), and \(value) cannot be one without losing its value"
     case .unparsableText(let text, let path, let expected):
       return "\"\(path)\" expects \(expected), and \"\(text)\" is not one"
     case .nilForNonOptional(let path, let expected):

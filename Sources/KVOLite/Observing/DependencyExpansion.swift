@@ -7,10 +7,10 @@
 /// other derived keys. Cycles end where a derived key would be expanded inside its own
 /// expansion. Identical chains are kept once.
 ///
-/// A derived to-one key *along* the path (`primary.firstName`, where `primary` is derived)
-/// decides which object the rest of the path hangs on: its own expansion is added after the
-/// others, as *wiring* branches, whose changes re-wire the observation rather than being its
-/// value.
+/// A derived to-one key *along* a branch (`primary.firstName`, where `primary` is derived,
+/// whether in the observed path or in a path that affects a derived key) decides which object
+/// the rest of the branch hangs on: its own expansion is added after the others, as *wiring*
+/// branches, whose changes re-wire the observation rather than being its value.
 enum DependencyExpansion {
   /// The branches of `steps`, and the index of the first wiring branch (`branches.count` if
   /// there is none).
@@ -20,10 +20,15 @@ enum DependencyExpansion {
     var branches: [[KeyStep]] = []
     try expand(steps, expanding: [], into: &branches)
     let wiringFrom = branches.count
-    for (position, step) in steps.enumerated().dropLast() where step.entry.role == .derived {
-      var wiring: [[KeyStep]] = []
-      try expand(Array(steps[...position]), expanding: [], into: &wiring)
-      branches += wiring.filter { branch in !branches.contains { same($0, branch) } }
+    // Every derived to-one along a value branch — the observed path's own, or one an affecting
+    // path goes through (`selected.leaf.value`, `selected` derived) — decides which object the
+    // rest of that branch hangs on: its expansion re-wires.
+    for branch in branches[..<wiringFrom] {
+      for (position, step) in branch.enumerated().dropLast() where step.entry.role == .derived {
+        var wiring: [[KeyStep]] = []
+        try expand(Array(branch[...position]), expanding: [], into: &wiring)
+        branches += wiring.filter { wired in !branches.contains { same($0, wired) } }
+      }
     }
     return (branches, wiringFrom)
   }

@@ -25,24 +25,11 @@ struct KeyedValuesTests {
     var nothing: Any? = nil
     try order.validateValue(&nothing, forKeyPath: "note")
     #expect(nothing == nil)
-    #expect(throws: KeyValueError.nilForNonOptional(path: "rush", expected: "Bool")) {
-      var value: Any? = nil
-      try order.validateValue(&value, forKeyPath: "rush")
-    }
-    #expect(
-      throws: KeyValueError.notSettable(key: "itemCount", type: "Order", reason: "it is derived")
-    ) {
-      var value: Any? = 1
-      try order.validateValue(&value, forKeyPath: "itemCount")
-    }
-    #expect(throws: KeyValueError.notSettable(key: "id", type: "Order", reason: "it is read-only"))
-    {
-      var value: Any? = 1
-      try order.validateValue(&value, forKeyPath: "id")
-    }
-    var first: Any? = "Ann"
-    #expect(throws: KeyValueError.nilIntermediate(path: "customer.firstName", key: "customer")) {
-      try order.validateValue(&first, forKeyPath: "customer.firstName")
+    // Apple: with no validation hook, any value is valid, whatever the key.
+    for key in ["rush", "itemCount", "id", "nokey", "customer.firstName"] {
+      var value: Any? = "anything"
+      try order.validateValue(&value, forKeyPath: key)
+      #expect(value as? String == "anything")
     }
   }
 

@@ -107,10 +107,14 @@ struct UndefinedKeyTests {
     ) {
       try root.setValue(1, forKeyPath: "child.coun")
     }
-    #expect(
-      throws: KeyValueError.unknownKey(key: "xa", type: "Flexible", path: "", suggestion: nil)
-    ) {
+    // The path goes on through what value(forUndefinedKey:) answers; here nil, so nothing can
+    // be set at its end.
+    #expect(throws: KeyValueError.nilIntermediate(path: "xa.count", key: "xa")) {
       try root.setValue(1, forKeyPath: "xa.count")
+    }
+    // What value(forUndefinedKey:) throws for a key it refuses is what the set throws.
+    #expect(throws: KeyValueError.validationFailed(path: "ya", reason: "no such extra")) {
+      try root.setValue(1, forKeyPath: "ya.count")
     }
   }
 
