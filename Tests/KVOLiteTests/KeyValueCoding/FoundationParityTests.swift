@@ -175,10 +175,12 @@ struct FoundationParityTests {
     "a number that would lose its value is refused with what was expected, and nothing is set",
     arguments: [
       ("count", 8.5 as any Sendable, "Int"), ("count", Double.nan as any Sendable, "Int"),
-      ("count", 1e308 as any Sendable, "Int"), ("count", Decimal(string: "2.5")! as any Sendable, "Int"),
+      ("count", 1e308 as any Sendable, "Int"),
+      ("count", Decimal(string: "2.5")! as any Sendable, "Int"),
       ("level", 300 as any Sendable, "UInt8"), ("level", -1 as any Sendable, "UInt8"),
       ("ratio", 1e308 as any Sendable, "Float"), ("enabled", 2 as any Sendable, "Bool"),
-      ("enabled", 0.5 as any Sendable, "Bool"), ("price", Double.infinity as any Sendable, "Decimal"),
+      ("enabled", 0.5 as any Sendable, "Bool"),
+      ("price", Double.infinity as any Sendable, "Decimal"),
       ("weight", Int.max as any Sendable, "Double"),
     ])
   func lossyNumbers(key: String, value: any Sendable, expected: String) {
