@@ -79,7 +79,7 @@ struct KeyPathErrorTests {
     #expect(parcel.recipient.observationRegistrar.triggerCount == 0)
     #expect(
       expected.description
-        == #""plain" of Person is not an @Observed property, so it never notifies (declare it with notifiesAutomatically: false and notify manually, or as a derived key)"#
+        == #""plain" of Person is not an @Observed property, so it never notifies: mark it @Observed (or declare it with notifiesAutomatically: false and notify manually, or as a derived key)"#
     )
   }
 

@@ -8,7 +8,9 @@ import Testing
 /// process (an exit test) and checks the whole diagnosis.
 @Suite("Typed key paths that cannot be observed")
 struct TypedKeyPathTrapTests {
-  @Test("a typed key path that is not declared stops the program, naming the type")
+  @Test(
+    "an @Observed property not declared stops the program, naming the property, and lists the type's other problems"
+  )
   func undeclared() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -17,8 +19,33 @@ struct TypedKeyPathTrapTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       message.contains(
-        "KVOLite: cannot observe key path from Person to Int is not made of keys declared in Person.observableKeys"
+        #"KVOLite: Person.undeclared is not declared in Person.observableKeys, so it cannot be observed (declare it there, for example as .attribute("undeclared", \.undeclared)); Person.observableKeys has another problem: "plain" of Person is not an @Observed property, so it never notifies: mark it @Observed"#
       ))
+  }
+
+  @Test("a plain stored property not declared is named too")
+  func undeclaredPlain() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Person().observe(\.unobserved) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("KVOLite: Person.unobserved is not declared in Person.observableKeys"))
+  }
+
+  @Test("declarations with several bad names stop the program with one message listing them all")
+  func badNames() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = ObservableKeys<Person>([
+          .attribute("firstName", \.firstName), .attribute("a.b", \.lastName),
+          .attribute("firstName", \.age),
+        ])
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains(
+        #"Person.observableKeys: "a.b" is not a valid key name; "firstName" is declared twice"#))
   }
 
   @Test("a declared key that is not @Observed stops the program, naming the type and the key")

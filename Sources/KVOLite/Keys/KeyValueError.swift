@@ -61,8 +61,9 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
       return "key path \(keyPath) is not made of keys declared in \(type).observableKeys"
         + " (an optional chain such as \\.sender?.name is observed by string key path)"
     case .notObservable(let key, let type):
-      return "\"\(key)\" of \(type) is not an @Observed property, so it never notifies"
-        + " (declare it with notifiesAutomatically: false and notify manually, or as a derived key)"
+      return "\"\(key)\" of \(type) is not an @Observed property, so it never notifies: mark it"
+        + " @Observed (or declare it with notifiesAutomatically: false and notify manually, or as"
+        + " a derived key)"
     case .notARelationship(let key, let type, let role):
       return "\"\(key)\" of \(type) is \(role.description.withArticle), not a to-one relationship,"
         + " so a key path cannot continue after it"

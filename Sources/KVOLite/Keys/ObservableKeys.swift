@@ -59,14 +59,21 @@ final class KeyTable: @unchecked Sendable {
     self.entries = entries
     var byName: [String: Int] = [:]
     var byKeyPath: [AnyKeyPath: Int] = [:]
+    // Every problem of the names, in one message.
+    var problems: [String] = []
     for (index, entry) in entries.enumerated() {
-      precondition(
-        !entry.name.isEmpty && !entry.name.contains(".") && !entry.name.hasPrefix("@"),
-        "\(typeName).observableKeys: \"\(entry.name)\" is not a valid key name")
-      precondition(
-        byName.updateValue(index, forKey: entry.name) == nil,
-        "\(typeName).observableKeys declares \"\(entry.name)\" twice")
+      if entry.name.isEmpty || entry.name.contains(".") || entry.name.hasPrefix("@") {
+        problems.append("\"\(entry.name)\" is not a valid key name")
+      }
+      if byName.updateValue(index, forKey: entry.name) != nil,
+        !problems.contains("\"\(entry.name)\" is declared twice")
+      {
+        problems.append("\"\(entry.name)\" is declared twice")
+      }
       byKeyPath[entry.keyPath] = byKeyPath[entry.keyPath] ?? index
+    }
+    if !problems.isEmpty {
+      preconditionFailure("\(typeName).observableKeys: " + problems.joined(separator: "; "))
     }
     indexByName = byName
     indexByKeyPath = byKeyPath

@@ -11,7 +11,9 @@ extension KeyValueObservable {
   /// A typed key path that cannot be observed is a programming error, as in Foundation (which
   /// raises an exception there): a key path not made of keys declared in ``observableKeys``, or
   /// a key declared as notifying automatically that is not an ``Observed`` property, stops the
-  /// program with a message that names the type and the key. String key paths
+  /// program with a message that names the property (`Contact.nickname is not declared in
+  /// Contact.observableKeys`) and lists every other problem of the type's declarations (a plain
+  /// `var` declared as notifying, which needs `@Observed`). String key paths
   /// (``observe(_:options:changeHandler:)-(String,_,_)``) throw typed errors instead.
   ///
   /// - Parameters:
@@ -27,7 +29,7 @@ extension KeyValueObservable {
     do {
       return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
     } catch {
-      preconditionFailure("KVOLite: cannot observe \(error)")
+      preconditionFailure(Self.diagnosis(error, keyPath: keyPath, object: self))
     }
   }
 

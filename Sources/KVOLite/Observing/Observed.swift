@@ -52,7 +52,9 @@ public struct Observed<Value> {
       let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
       lock.lock()
       let storage = address(of: storageKeyPath, in: object)
-      if _slowPath(StorageProbe.isActive) { StorageProbe.report(storage, keyPath: wrappedKeyPath) }
+      if _slowPath(StorageProbe.isActive) {
+        StorageProbe.report(storage, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
+      }
       let value = storage.pointee.value
       lock.unlock()
       return value

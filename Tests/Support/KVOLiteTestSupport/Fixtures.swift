@@ -48,6 +48,8 @@ public final class Person: KeyValueObservable, @unchecked Sendable {
   @Observed public var undeclared = 0
   /// Declared, but not `@Observed`: it never notifies, so observing it must be rejected.
   public var plain = 0
+  /// Neither declared nor `@Observed`.
+  public var unobserved = 0
   /// Computed and declared as manually notified: allowed.
   public var shouting: String { firstName.uppercased() }
   /// Derived from the first and last names.

@@ -28,6 +28,8 @@ enum StorageProbe {
     let keyPath: AnyKeyPath
     /// The storage of that property, if its getter reported.
     var found: Int?
+    /// The storage's key path, as text (`\Contact._nickname`), if its getter reported.
+    var storageName: String?
   }
 
   /// Whether some thread is probing.
@@ -36,12 +38,13 @@ enum StorageProbe {
 
   /// Called by ``Observed``'s getter while a probe is in progress anywhere.
   @usableFromInline
-  static func report(_ storage: UnsafeRawPointer, keyPath: AnyKeyPath) {
+  static func report(_ storage: UnsafeRawPointer, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath) {
     let state = ThreadLocalState.current
     guard var request = state.pointee.probe, request.found == nil, keyPath == request.keyPath else {
       return
     }
     request.found = request.base.distance(to: storage)
+    request.storageName = String(describing: storageKeyPath)
     state.pointee.probe = request
   }
 
@@ -50,6 +53,28 @@ enum StorageProbe {
   static func offset(
     of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
   ) -> Int? {
+    probe(keyPath, in: object, reading: read)?.found
+  }
+
+  /// The name of the ``Observed`` property `keyPath` reads, as `Contact.nickname`, or `nil` if
+  /// it is not one (for messages about a key path the runtime cannot name).
+  static func propertyName(
+    of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
+  ) -> String? {
+    // The storage's key path names the wrapper's stored property: `\Contact._nickname`.
+    guard var name = probe(keyPath, in: object, reading: read)?.storageName else { return nil }
+    if name.hasPrefix("\\") { name.removeFirst() }
+    guard let dot = name.lastIndex(of: "."), name[name.index(after: dot)...].hasPrefix("_") else {
+      return nil
+    }
+    name.remove(at: name.index(after: dot))
+    return name
+  }
+
+  /// Reads `keyPath` of `object` with `read` while probing; what the probe found, if anything.
+  private static func probe(
+    _ keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
+  ) -> Request? {
     let state = ThreadLocalState.current
     let saved = state.pointee.probe
     state.pointee.probe = Request(
@@ -57,10 +82,10 @@ enum StorageProbe {
     active.add(1, ordering: .relaxed)
     let value = read(object)
     active.subtract(1, ordering: .relaxed)
-    let found = state.pointee.probe!.found
+    let found = state.pointee.probe
     state.pointee.probe = saved
     // The value read may be the last reference to something; let it go after the probe.
     withExtendedLifetime(value) {}
-    return found
+    return found?.found == nil ? nil : found
   }
 }
