@@ -12,7 +12,6 @@ struct PublisherTrapTests {
       })
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
-      message.contains(
-        "key path from Person to Int is not made of keys declared in Person.observableKeys"))
+      message.contains("KVOLite: Person.undeclared is not declared in Person.observableKeys"))
   }
 }
