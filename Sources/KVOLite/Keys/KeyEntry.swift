@@ -32,6 +32,10 @@ final class KeyEntry: @unchecked Sendable {
       (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
         throws(KeyValueError) -> Void
     )? = nil
+  /// For to-many relationships kept by indexed accessors: checks and applies a mutation given
+  /// type-erased elements, notifying around it (see ``IndexedAccessors``).
+  var mutateThroughAccessors:
+    ((AnyObject, String, KeyValueChangeKind, [Int], [Any]) throws(KeyValueError) -> Void)? = nil
   /// For to-many relationships of observable objects: the elements' keys.
   var elementKeys: (() -> KeyTable)? = nil
   /// For derived keys: the key paths (relative to the declaring type) that affect the value.

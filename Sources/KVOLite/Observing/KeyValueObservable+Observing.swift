@@ -81,8 +81,21 @@ extension KeyValueObservable {
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let path = try Self.observableKeys.table.keyValuePath(keyPath)
-    let (steps, hasOperator) = try path.observedSteps()
+    let table = Self.observableKeys.table
+    let path: KeyValuePath
+    let (steps, hasOperator): ([KeyStep], Bool)
+    do {
+      path = try table.keyValuePath(keyPath)
+      (steps, hasOperator) = try path.observedSteps()
+    } catch {
+      // A key of every element of a to-many relationship: `contents.weight`.
+      guard case .throughToMany = error,
+        let (relationship, rest) = try ElementObservation.split(keyPath, in: table)
+      else { throw error }
+      return try ElementObservation.start(
+        on: self, relationship: relationship, rest: rest, options: options,
+        handler: changeHandler)
+    }
     if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
       // One stored key: a direct record, like a typed one-key observation.
       let step = steps[0]

@@ -20,6 +20,9 @@ extension KeyValueObservable {
   ) throws(KeyValueError) {
     let path = try Self.observableKeys.table.keyValuePath(keyPath)
     let (object, key) = try path.target(in: self)
+    if let mutate = key.entry.mutateThroughAccessors, kind != .setting {
+      return try mutate(object, keyPath, kind, Array(indexes), elements)
+    }
     guard let mutate = key.entry.mutateErased, kind != .setting else {
       throw .typeMismatch(
         path: keyPath, expected: "a to-many relationship and a to-many change",
