@@ -6,10 +6,10 @@ import PackageModel
 /// Exit statuses: 0 on success; 1 if a command failed in batch mode (the first failure ends the
 /// run unless `--keep-going`), input or a script could not be read, the file given could not
 /// be loaded, or standard output could not be written; 64 for bad usage; 129 after a hang-up
-/// (unsaved changes are then saved to a recovery file, named on standard error).
+/// and 143 after `SIGTERM` (unsaved changes are then saved to a recovery file, named on
+/// standard error).
 enum Editor {
   static let usageStatus: Int32 = 64
-  static let hangUpStatus: Int32 = 129
 
   /// Runs the editor as `package-editor` with `arguments`. Standard output is a terminal if
   /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`.
@@ -118,7 +118,7 @@ enum Editor {
       return false
     }
     while true {
-      if HangUp.happened.load(ordering: .sequentiallyConsistent) {
+      if HangUp.happened {
         return hangUp(session, recoveryDirectory: recoveryDirectory)
       }
       if interactive { prompt?("package> ") }
@@ -153,12 +153,14 @@ enum Editor {
     return failed ? 1 : 0
   }
 
-  /// Ends the run after a hang-up, saving unsaved changes first.
+  /// Ends the run after a hang-up or `SIGTERM`, saving unsaved changes first; the status is
+  /// the shell's for the signal (128 + its number).
   private static func hangUp(_ session: EditorSession, recoveryDirectory: String?) -> Int32 {
+    let signal = HangUp.received.load(ordering: .sequentiallyConsistent)
     if session.hasUnsavedChanges {
-      recover(session, in: recoveryDirectory, because: "hang-up")
+      recover(session, in: recoveryDirectory, because: signal == SIGTERM ? "terminated" : "hang-up")
     }
-    return hangUpStatus
+    return 128 + (signal == 0 ? SIGHUP : signal)
   }
 
   /// Saves the package, with its unsaved changes, to a new private file in `directory`, and

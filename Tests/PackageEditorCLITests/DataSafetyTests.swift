@@ -141,6 +141,28 @@ struct DataSafetyTests {
     #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
   }
 
+  @Test("SIGTERM with unsaved changes saves them too, and exits 143")
+  func terminated() throws {
+    let directory = TemporaryDirectory()
+    let environment = [
+      "TERM": "xterm", "HOME": directory.path, "XDG_STATE_HOME": directory.file("state"),
+    ]
+    let terminal = try PseudoTerminal(arguments: [], environment: environment)
+    #expect(terminal.waitFor("package> "))
+    let mark = terminal.mark
+    terminal.type("set recipient.lastName Kay\r")
+    #expect(terminal.waitFor("summary: Ann Kay", after: mark))
+    #expect(terminal.waitFor("package> ", after: mark))
+    terminal.send(SIGTERM)
+    #expect(terminal.exitStatus() == 143)
+    let state = directory.file("state/package-editor")
+    let recovered = try FileManager.default.contentsOfDirectory(atPath: state)
+      .filter { $0.hasPrefix("recovered-") }
+    try #require(recovered.count == 1)
+    #expect(terminal.screen.contains("warning: terminated: the unsaved changes are saved in"))
+    #expect(try PackageFile.read(state + "/" + recovered[0]).recipient.lastName == "Kay")
+  }
+
   @Test("a hang-up with nothing unsaved exits 129 and saves nothing")
   func hangUpWithNothingUnsaved() throws {
     let directory = TemporaryDirectory()

@@ -23,12 +23,12 @@ enum Terminal {
   /// Saves the terminal's settings and installs the handlers that restore them (crash
   /// signals) and note resizes. Returns `false` if standard input is not a terminal.
   ///
-  /// A hang-up is ``HangUp``'s to handle; it restores the terminal through
+  /// A hang-up or a request to end (`SIGHUP`, `SIGTERM`) is ``HangUp``'s to handle; it restores the terminal through
   /// ``restoreIfPrepared()``.
   static func prepare() -> Bool {
     guard tcgetattr(0, &original) == 0 else { return false }
     isPrepared.store(true, ordering: .sequentiallyConsistent)
-    for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGTERM, SIGQUIT] {
+    for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT] {
       install(crash) { received in
         Terminal.restore()
         signal(received, SIG_DFL)
@@ -109,7 +109,7 @@ enum Terminal {
       pollfd(fd: HangUp.descriptor, events: Int16(POLLIN), revents: 0),
     ]
     while poll(&descriptors, 3, milliseconds) < 0, errno == EINTR {
-      if HangUp.happened.load(ordering: .sequentiallyConsistent) { break }
+      if HangUp.happened { break }
     }
     var resized = false
     if descriptors[1].revents & Int16(POLLIN) != 0 {
@@ -117,7 +117,7 @@ enum Terminal {
       while read(resizePipe.read, &bytes, bytes.count) > 0 { resized = true }
     }
     return (
-      descriptors[0].revents != 0, resized, HangUp.happened.load(ordering: .sequentiallyConsistent)
+      descriptors[0].revents != 0, resized, HangUp.happened
     )
   }
 
