@@ -11,6 +11,7 @@ import KVOLiteLocking
 /// compares, and stores the new one only if no other crossing happened meanwhile (otherwise it
 /// compares again), so checking and storing are still one step, and the value a crossing
 /// replaces is released after unlocking.
+@usableFromInline
 final class EchoGuard<Value: Equatable>: @unchecked Sendable {
   // @unchecked: `last`, `hasLast` and `generation` are behind `lock`.
   private let lock = Lock()
@@ -22,7 +23,7 @@ final class EchoGuard<Value: Equatable>: @unchecked Sendable {
   /// Counts the crossings, so that a store can tell whether another one came first.
   private var generation: UInt64 = 0
 
-  init() {}
+  @usableFromInline init() {}
 
   deinit {
     if hasLast { last.deinitialize(count: 1) }
@@ -30,7 +31,7 @@ final class EchoGuard<Value: Equatable>: @unchecked Sendable {
   }
 
   /// Whether `value` should cross to the other side; if so, it becomes the last value.
-  func crossing(_ value: Value) -> Bool {
+  @usableFromInline func crossing(_ value: Value) -> Bool {
     while true {
       lock.lock()
       guard hasLast else {

@@ -46,6 +46,7 @@ public enum TwoWayBinding {
   ///   - publisher: The same property's projected publisher, `\.$firstName`.
   ///   - viewModel: The view model.
   /// - Returns: A cancellable that ends the binding when cancelled or released.
+  @inlinable
   public static func bind<Model: KeyValueObservable, ViewModel: AnyObject, Value: Equatable>(
     _ keyPath: ReferenceWritableKeyPath<Model, Value>, of model: Model,
     to property: ReferenceWritableKeyPath<ViewModel, Value>,
