@@ -72,8 +72,9 @@ enum Editor {
   /// Refuses a FILE that does not exist and is named like a command (`package-editor help`):
   /// the user meant the command, not a new file by that name.
   private static func checkFileIsNotACommand(_ file: String?) throws(EditorOptions.UsageError) {
+    var info = stat()
     guard let file, CommandTable.command(named: file) != nil || file == "version",
-      (try? PackageFile.readIfPresent(file)) == .some(nil)
+      stat(file, &info) != 0, errno == ENOENT  // Nothing there, or a dangling link.
     else { return }
     throw EditorOptions.UsageError(
       description:

@@ -71,31 +71,34 @@ enum FileSystem {
   }
 
   /// Follows symbolic links from `path` to the name they finally lead to, which may not exist
-  /// yet (a dangling link names the file a save creates).
+  /// yet (a dangling link names the file a save creates), refusing a planted link as
+  /// ``checkLinks(_:)`` does.
   static func resolvingLinks(_ path: String) throws(Failure) -> String {
-    var current = path
-    for _ in 0..<40 {
-      var info = stat()
-      guard lstat(current, &info) == 0 else {
-        if errno == ENOENT { return current }
-        throw Failure(reason(errno))
-      }
-      guard info.st_mode & S_IFMT == S_IFLNK else { return current }
-      current = try linkTarget(current)
-    }
-    throw Failure(reason(ELOOP))
+    try followLinks(from: path, strict: true)
   }
 
   /// Refuses to follow, from `path`, a symbolic link that another user planted in a shared
   /// directory: the rule of Linux's `fs.protected_symlinks`, applied whether or not the system
   /// enables it, because the editor writes through links itself (it renames a temporary file
   /// onto the link's target). A link in a sticky directory anyone can write (`/tmp`) is followed
-  /// only if it belongs to the user or to the directory's owner.
+  /// only if it belongs to the user or to the directory's owner. Other errors are left to the
+  /// operation that follows (an `open` reports them).
   static func checkLinks(_ path: String) throws(Failure) {
+    _ = try followLinks(from: path, strict: false)
+  }
+
+  /// Walks the links from `path`, checking each with the rule of ``checkLinks(_:)``, to the
+  /// name that is not a link. Unless `strict`, a link that cannot be read ends the walk there
+  /// rather than throwing.
+  private static func followLinks(from path: String, strict: Bool) throws(Failure) -> String {
     var current = path
     for _ in 0..<40 {
       var info = stat()
-      guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
+      guard lstat(current, &info) == 0 else {
+        if errno == ENOENT || !strict { return current }
+        throw Failure(reason(errno))
+      }
+      guard info.st_mode & S_IFMT == S_IFLNK else { return current }
       let directory = directoryPrefix(of: current)
       var parent = stat()
       if stat(directory.isEmpty ? "." : directory, &parent) == 0,
@@ -105,9 +108,15 @@ enum FileSystem {
         throw Failure(
           "it is a symbolic link that another user owns in a shared directory; not following it")
       }
-      guard let next = try? linkTarget(current) else { return }
-      current = next
+      do {
+        current = try linkTarget(current)
+      } catch {
+        if strict { throw error }
+        return current
+      }
     }
+    if strict { throw Failure(reason(ELOOP)) }
+    return current
   }
 
   /// The name the symbolic link at `link` points to, made absolute or relative to the current

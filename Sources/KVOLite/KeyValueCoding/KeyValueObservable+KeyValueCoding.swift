@@ -48,7 +48,7 @@ extension KeyValueObservable {
       return try setUndefinedKey(value, error, in: keyPath)
     }
     let (object, key) = try path.target(in: self)
-    guard let assign = key.entry.assign else { throw notSettable(key) }
+    guard let assign = key.entry.assign else { throw key.notSettable }
     do {
       try assign(object, value, keyPath)
     } catch {
@@ -78,7 +78,7 @@ extension KeyValueObservable {
       return try setUndefinedKey(text, error, in: keyPath, fromText: true)
     }
     let (object, key) = try path.target(in: self)
-    guard key.entry.assign != nil else { throw notSettable(key) }
+    guard key.entry.assign != nil else { throw key.notSettable }
     guard let assignText = key.entry.assignText else {
       throw .notTextConvertible(path: keyPath, type: typeName(key.entry.storedType))
     }
@@ -146,11 +146,5 @@ extension KeyValueObservable {
     } else {
       try next.setValue(value, forKeyPath: undefined.rest)
     }
-  }
-
-  private func notSettable(_ key: KeyStep) -> KeyValueError {
-    .notSettable(
-      key: key.entry.name, type: key.table.typeName,
-      reason: key.entry.role == .derived ? "it is derived" : "it is read-only")
   }
 }

@@ -64,7 +64,7 @@ extension KeyValueObservable {
       }
       let key = KeyStep(table: table, index: index)
       guard let check = key.entry.check, let store = key.entry.store else {
-        throw settingError(key)
+        throw key.notSettable
       }
       if value == nil, !(key.entry.storedType is any OptionalProtocol.Type) {
         overrides.append((name, nil))
@@ -95,11 +95,5 @@ extension KeyValueObservable {
       values[name] = try value(forKey: name) ?? NSNull()
     }
     return values
-  }
-
-  private func settingError(_ key: KeyStep) -> KeyValueError {
-    .notSettable(
-      key: key.entry.name, type: key.table.typeName,
-      reason: key.entry.role == .derived ? "it is derived" : "it is read-only")
   }
 }

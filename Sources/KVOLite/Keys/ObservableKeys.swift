@@ -126,6 +126,13 @@ struct KeyStep: @unchecked Sendable {
   let table: KeyTable
   let index: Int
   var entry: KeyEntry { table.entries[index] }
+
+  /// The error of a set of this key when it cannot be set: it is derived, or read-only.
+  var notSettable: KeyValueError {
+    .notSettable(
+      key: entry.name, type: table.typeName,
+      reason: entry.role == .derived ? "it is derived" : "it is read-only")
+  }
 }
 
 // MARK: - Resolution

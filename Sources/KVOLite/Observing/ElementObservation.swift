@@ -91,7 +91,7 @@ final class ElementObservation: Observation, @unchecked Sendable {
     do throws(KeyValueError) {
       // The elements there now are observed with their errors thrown (a key that is not
       // @Observed, found by probing the first), so that a mistake shows at registration.
-      try observation.splice(replacing: nil, with: objects.map(observation.observe))
+      try observation.splice(replacing: nil, observed: objects.map(observation.observe))
     } catch {
       observation.invalidate()
       throw error
@@ -131,12 +131,12 @@ final class ElementObservation: Observation, @unchecked Sendable {
     replacing removed: IndexSet?, with objects: [any KeyValueObservable],
     at indexes: IndexSet? = nil
   ) {
-    splice(replacing: removed, with: objects.compactMap { try? observe($0) }, at: indexes)
+    splice(replacing: removed, observed: objects.compactMap { try? observe($0) }, at: indexes)
   }
 
-  /// ``splice(replacing:with:at:)`` with the elements already observed.
+  /// ``splice(replacing:with:at:)`` with the elements already observed (their tokens).
   private func splice(
-    replacing removed: IndexSet?, with observed: [(ObjectIdentifier, ObservationToken)],
+    replacing removed: IndexSet?, observed: [(ObjectIdentifier, ObservationToken)],
     at indexes: IndexSet? = nil
   ) {
     let dropped: [ObservationToken] = lock.withLock {
@@ -185,7 +185,7 @@ final class ElementObservation: Observation, @unchecked Sendable {
       switch change.kind {
       case .setting: splice(replacing: lock.withLock { IndexSet(elements.indices) }, with: new)
       case .insertion: splice(replacing: nil, with: new, at: change.indexes)
-      case .removal: splice(replacing: change.indexes, with: [any KeyValueObservable]())
+      case .removal: splice(replacing: change.indexes, observed: [])
       case .replacement: splice(replacing: change.indexes, with: new, at: change.indexes)
       }
     }

@@ -28,8 +28,8 @@ enum StorageProbe {
     let keyPath: AnyKeyPath
     /// The storage of that property, if its getter reported.
     var found: Int?
-    /// The storage's key path, as text (`\Contact._nickname`), if its getter reported.
-    var storageName: String?
+    /// The storage's key path (`\Contact._nickname`), if its getter reported.
+    var storageKeyPath: AnyKeyPath?
   }
 
   /// Whether some thread is probing.
@@ -44,7 +44,7 @@ enum StorageProbe {
       return
     }
     request.found = request.base.distance(to: storage)
-    request.storageName = String(describing: storageKeyPath)
+    request.storageKeyPath = storageKeyPath
     state.pointee.probe = request
   }
 
@@ -62,7 +62,10 @@ enum StorageProbe {
     of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
   ) -> String? {
     // The storage's key path names the wrapper's stored property: `\Contact._nickname`.
-    guard var name = probe(keyPath, in: object, reading: read)?.storageName else { return nil }
+    guard let storage = probe(keyPath, in: object, reading: read)?.storageKeyPath else {
+      return nil
+    }
+    var name = String(describing: storage)
     if name.hasPrefix("\\") { name.removeFirst() }
     guard let dot = name.lastIndex(of: "."), name[name.index(after: dot)...].hasPrefix("_") else {
       return nil
