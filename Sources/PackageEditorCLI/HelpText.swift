@@ -15,7 +15,7 @@ enum HelpText {
         + ["type help <command> for one command, help keys for the key paths you can set"]
     case "keys"?:
       return ["settable key paths:"]
-        + Package.observableKeys.attributeKeyPaths(settableOnly: true).map { "  " + $0 }
+        + Package.allObservableKeys.attributeKeyPaths(settableOnly: true).map { "  " + $0 }
         + [
           "readable too: contents.<index>.title|quantity|weight, contents.@count, contents.@sum.weight, …"
         ]

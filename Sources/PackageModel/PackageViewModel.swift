@@ -167,6 +167,6 @@ public final class PackageViewModel: ObservableObject {
 
   private var contents: KeyValueArray<Package, PackageContent> {
     // `contents` is a declared, observed to-many key of Package; the tests pin it.
-    try! package.mutableArrayValue(for: \.contents)
+    package.mutableArrayValue(for: \.contents)
   }
 }

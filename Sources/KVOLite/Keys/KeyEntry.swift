@@ -6,7 +6,10 @@ final class KeyEntry: @unchecked Sendable {
   // @unchecked: immutable; the closures capture only key paths, metatypes and the
   // declaration's own validation hook.
   let name: String
-  let keyPath: AnyKeyPath
+  /// The declared key path; `nil` for a key found from its ``Observed`` property (the runtime
+  /// cannot make the key path of a property-wrapped property; probes learn it, see
+  /// ``KeyTable``).
+  let keyPath: AnyKeyPath?
   let role: KeyRole
   /// The value type (for a to-one, the related type; for a to-many, the array type).
   let valueType: Any.Type
@@ -58,7 +61,7 @@ final class KeyEntry: @unchecked Sendable {
   var assignText: ((AnyObject, String, String) throws(KeyValueError) -> Void)? = nil
 
   init(
-    name: String, keyPath: AnyKeyPath, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
+    name: String, keyPath: AnyKeyPath?, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
     isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any
   ) {
     self.name = name

@@ -9,7 +9,7 @@ struct ShowCommand: ArgumentlessCommand {
   func run(in session: EditorSession) {
     let package = session.package
     let output = session.output
-    for path in Package.observableKeys.attributeKeyPaths() where path != "summary" {
+    for path in Package.allObservableKeys.attributeKeyPaths() where path != "summary" {
       output.line(path + " = " + ValueText.quoted((try? package.value(forKeyPath: path)) ?? nil))
     }
     for (index, content) in package.contents.enumerated() {
