@@ -12,16 +12,31 @@
 /// starts from, the getter is not (each root has its own thunk). So two key paths go through
 /// the same properties when their components have the same kinds, identities and value types.
 ///
-/// Only the kinds this reader knows (stored, computed without arguments, optional) are read;
-/// a key path with any other component (a subscript, an unresolved external one) gives `nil`,
-/// and callers treat it as not comparable.
+/// A computed component made in generic code carries arguments (the generic parameters it was
+/// instantiated with): two words (their size, and the functions that copy and compare them),
+/// then the arguments, which are compared as they are. Only the kinds this reader knows
+/// (stored, computed, optional) are read; a key path with any other component (an unresolved
+/// external one) gives `nil`, and callers treat it as not comparable.
 enum KeyPathComponents {
   /// One component's identity: its kind and what distinguishes it among components of its kind.
+  ///
+  /// Two identities are equal when their kinds, identities and value types are, and their
+  /// arguments too where both have them: a key path made in generic code carries the generic
+  /// parameters that the same key path made in concrete code does not (the object the key
+  /// paths are read on has one type, which fixes them).
   struct Identity: Equatable {
+    static func == (a: Identity, b: Identity) -> Bool {
+      a.kind == b.kind && a.id == b.id && a.valueType == b.valueType
+        && (a.arguments.isEmpty || b.arguments.isEmpty || a.arguments == b.arguments)
+    }
+
     let kind: UInt32
     /// For a stored component its offset, for a computed one its property's identity, for an
     /// optional one which of chain, wrap and force it is.
     let id: UInt
+    /// A computed component's arguments, word by word (generic parameters, subscript
+    /// indexes); empty for the others.
+    let arguments: [UInt]
     /// The value type the component produces (`nil` for the last, whose type is the key
     /// path's value type).
     let valueType: ObjectIdentifier?
@@ -40,6 +55,7 @@ enum KeyPathComponents {
   private static let computedSettable: UInt32 = 0x0040_0000
   private static let computedHasArguments: UInt32 = 0x0008_0000
   private static let computedIDKindMask: UInt32 = 0x0030_0000
+  private static let computedFromExternalWithArguments: UInt32 = 0x0000_0010
 
   /// The identities of `keyPath`'s components, in order, or `nil` if it has a component this
   /// reader does not know.
@@ -58,6 +74,7 @@ enum KeyPathComponents {
         cursor += 4
         let kind = (header & discriminatorMask) >> discriminatorShift
         let id: UInt
+        var arguments: [UInt] = []
         switch kind {
         case structTag, classTag:
           let payload = header & storedOffsetMask
@@ -69,11 +86,22 @@ enum KeyPathComponents {
             id = UInt(payload)
           }
         case computedTag:
-          guard header & computedHasArguments == 0 else { return nil }
+          guard header & computedFromExternalWithArguments == 0 else { return nil }
           cursor = align(cursor)
           // The identity, distinguished by how it identifies the property.
           id = cursor.loadUnaligned(as: UInt.self) ^ UInt(header & computedIDKindMask)
           cursor += MemoryLayout<Int>.size * (header & computedSettable != 0 ? 3 : 2)
+          if header & computedHasArguments != 0 {
+            let size = Int(cursor.loadUnaligned(as: UInt.self))
+            cursor += MemoryLayout<Int>.size * 2
+            guard size >= 0, size % MemoryLayout<UInt>.size == 0, cursor + size <= end else {
+              return nil
+            }
+            arguments = (0..<size / MemoryLayout<UInt>.size).map {
+              (cursor + $0 * MemoryLayout<UInt>.size).loadUnaligned(as: UInt.self)
+            }
+            cursor += size
+          }
         case optionalTag:
           id = UInt(header & payloadMask)
         default:
@@ -87,7 +115,7 @@ enum KeyPathComponents {
           valueType = ObjectIdentifier(cursor.loadUnaligned(as: Any.Type.self))
           cursor += MemoryLayout<Int>.size
         }
-        found.append(Identity(kind: kind, id: id, valueType: valueType))
+        found.append(Identity(kind: kind, id: id, arguments: arguments, valueType: valueType))
       }
       return found.isEmpty ? nil : found
     }

@@ -73,6 +73,6 @@ extension KeyValueObservable {
   ///   declaration under the name of another property's key, a derived key named like a
   ///   stored one) stops the program with one message naming the class, the key and the fix.
   public static var allObservableKeys: ObservableKeys<Self> {
-    ObservableKeys(table: KeyTable.of(Self.self))
+    ObservableKeys(table: KeyTable.of(self))
   }
 }

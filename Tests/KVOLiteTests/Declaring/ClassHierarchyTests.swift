@@ -34,6 +34,25 @@ private final class Bike: Vehicle, @unchecked Sendable {
   @Observed var bell = true
 }
 
+/// A generic base class and its subclass: key paths made in generic code carry the generic
+/// parameters, which key paths made in concrete code do not.
+private class Cell<Value>: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+private final class TaggedCell<Value>: Cell<Value>, @unchecked Sendable {
+  @Observed var tag = ""
+}
+
+/// Observes `cell`'s inherited `value` with a key path made in generic code.
+private func observeValue<Value>(of cell: TaggedCell<Value>, _ counter: Counter)
+  -> ObservationToken
+{
+  cell.observe(\.value) { _, _ in counter.increment() }
+}
+
 /// Class hierarchies work as in Foundation: a subclass inherits its superclass's keys and adds
 /// its own, and paths to a superclass key work on a subclass instance.
 @Suite("Class hierarchies")
@@ -120,5 +139,24 @@ struct ClassHierarchyTests {
     bike.bell = false
     #expect(counter.count == 1)
     _ = token
+  }
+
+  @Test("the keys of an object's class, asked through a superclass's type, are its own class's")
+  func dynamicClass() {
+    let vehicle: Vehicle = Truck()
+    #expect(type(of: vehicle).allObservableKeys.keys.map(\.name).last == "summary")
+  }
+
+  @Test(
+    "generic classes: a superclass key observed from the subclass, in generic and concrete code")
+  func genericHierarchy() {
+    let cell = TaggedCell(1)
+    let counter = Counter()
+    let generic = observeValue(of: cell, counter)
+    let concrete = cell.observe(\.value) { _, _ in counter.increment() }
+    cell.value = 2
+    cell.tag = "x"
+    #expect(counter.count == 2)
+    _ = (generic, concrete)
   }
 }
