@@ -58,7 +58,9 @@ let package = Package(
     .testTarget(name: "PackageModelTests", dependencies: ["PackageModel", "KVOLiteTestSupport"]),
     .testTarget(
       name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI", "KVOLiteTestSupport"]),
-    .testTarget(name: "StressTests", dependencies: ["KVOLiteStress"]),
+    .testTarget(name: "StressTests", dependencies: ["KVOLiteStress", "KVOLiteTestSupport"]),
+    .testTarget(
+      name: "KVOLiteBenchmarksTests", dependencies: ["KVOLiteBenchmarks", "KVOLiteTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
