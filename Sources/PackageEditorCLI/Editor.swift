@@ -12,10 +12,12 @@ enum Editor {
   static let usageStatus: Int32 = 64
 
   /// Runs the editor as `package-editor` with `arguments`. Standard output is a terminal if
-  /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`.
+  /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`. The standard
+  /// descriptors in `closedDescriptors` were closed at start (see ``StandardDescriptors``):
+  /// reading or writing them is an error.
   static func main(
     arguments: [String], environment: [String: String], inputIsTerminal: Bool,
-    outputIsTerminal: Bool = false
+    outputIsTerminal: Bool = false, closedDescriptors: Set<Int32> = []
   ) -> Int32 {
     let options: EditorOptions
     do {
@@ -36,7 +38,8 @@ enum Editor {
       || (options.mode == .automatic && inputIsTerminal && options.scripts.isEmpty)
     let output = StandardOutput(
       colors: interactive && outputIsTerminal && environment["TERM"] != "dumb"
-        && !options.noColor && environment["NO_COLOR"] == nil)
+        && !options.noColor && environment["NO_COLOR"] == nil,
+      closed: closedDescriptors.contains(1))
     let source: LineSource
     let prompt: (String) -> Void
     if !options.scripts.isEmpty {
@@ -55,7 +58,8 @@ enum Editor {
       source = TerminalLineSource(prompt: "package> ", history: history) { output.warning($0) }
       prompt = { _ in output.flush() }
     } else {
-      source = LineReader(name: interactive ? nil : "<stdin>")
+      source = LineReader(
+        name: interactive ? nil : "<stdin>", isClosed: closedDescriptors.contains(0))
       prompt = { output.prompt($0) }
     }
     var status = run(

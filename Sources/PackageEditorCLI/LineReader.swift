@@ -45,13 +45,21 @@ final class LineReader {
   private let closesDescriptor: Bool
 
   /// Reads `descriptor` (by default standard input), named `name` in ``location``; closes it
-  /// at the end if `closesDescriptor`.
-  init(descriptor: Int32 = 0, name: String? = nil, closesDescriptor: Bool = false) {
+  /// at the end if `closesDescriptor`. If `isClosed` (standard input was closed at start, see
+  /// ``StandardDescriptors``), reading fails at once, as reading a closed descriptor does.
+  init(
+    descriptor: Int32 = 0, name: String? = nil, closesDescriptor: Bool = false,
+    isClosed: Bool = false
+  ) {
     self.descriptor = descriptor
     self.name = name
     self.closesDescriptor = closesDescriptor
     resumesAfterEnd = isatty(descriptor) == 1
+    failsAtOnce = isClosed
   }
+
+  /// Whether the first read fails with `EBADF` (the descriptor was closed at start).
+  private var failsAtOnce: Bool
 
   deinit {
     if closesDescriptor { close(descriptor) }
@@ -68,6 +76,10 @@ final class LineReader {
   }
 
   private func nextLine() -> Line? {
+    if failsAtOnce, !finished {
+      finished = true
+      return .failed("cannot read standard input: " + LineReader.reason(EBADF))
+    }
     while !finished {
       if start == end {
         guard HangUp.waitForInput(descriptor) else { return .hangUp }
