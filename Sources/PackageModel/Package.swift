@@ -19,6 +19,7 @@ public final class Package: KeyValueObservable, @unchecked Sendable {
       affectedBy: [
         "recipient.fullName", "recipient.postalAddress.street", "sender.fullName", "contents",
       ]),
+    .derived("totalWeight", \.totalWeight, affectedBy: ["contents"]),
   ]
 
   /// Who receives the package.
