@@ -55,7 +55,7 @@ enum Editor {
     {
       // A terminal that can edit: the line editor draws its own prompt.
       let history = History(file: History.file(in: environment)) { output.warning($0) }
-      source = TerminalLineSource(prompt: "package> ", history: history) { output.warning($0) }
+      source = TerminalLineSource(history: history) { output.warning($0) }
       prompt = { _ in output.flush() }
     } else {
       source = LineReader(
@@ -103,8 +103,8 @@ enum Editor {
     session.confirmsDiscarding = interactive
     (source as? TerminalLineSource)?.attach(session)
     if interactive {
-      let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
-      output.line("package-editor: \(subject); type help for commands, quit to leave")
+      output.line(
+        "package-editor: \(session.editingDescription); type help for commands, quit to leave")
       output.summary("summary: " + session.viewModel.summary)
     }
     var failed = false
@@ -126,7 +126,10 @@ enum Editor {
       if HangUp.happened {
         return hangUp(session, recoveryDirectory: recoveryDirectory)
       }
-      if interactive { prompt?("package> ") }
+      if interactive {
+        (source as? TerminalLineSource)?.prompt = session.prompt
+        prompt?(session.prompt)
+      }
       guard let line = source.next() else {
         // End of input (Ctrl-D) is a quit; a terminal can be read again after it.
         if mayLeave(force: false) { break }
@@ -135,7 +138,8 @@ enum Editor {
       session.location = interactive ? nil : source.location
       let result: (succeeded: Bool, quit: Bool, force: Bool)
       switch line {
-      case .text(let text): result = session.run(text)
+      case .text(let text):
+        result = session.runCommands(text, stopAtError: !interactive && !options.keepGoing)
       case .invalid(let message):
         session.reject(message)
         result = (false, false, false)
@@ -194,16 +198,18 @@ enum Editor {
       return EditorSession(package: .sample(), file: nil, output: output, directory: directory)
     }
     let package = Package()
+    var snapshot: PackageFileSnapshot
     do {
-      if let document = try PackageFile.readIfPresent(
+      let loaded = try PackageFile.loadIfPresent(
         EditorSession.resolve(file, in: directory), naming: file)
-      {
-        package.apply(document)
-      }
+      snapshot = loaded.snapshot
+      if let document = loaded.document { package.apply(document) }
     } catch {
       output.error("cannot start: \(error)")
       return nil
     }
-    return EditorSession(package: package, file: file, output: output, directory: directory)
+    snapshot.adoptContents(of: package)
+    return EditorSession(
+      package: package, file: file, snapshot: snapshot, output: output, directory: directory)
   }
 }

@@ -256,7 +256,7 @@ struct TranscriptTests {
         summary: Bea · from (no name) · no items
         saved D/p.json
         summary: (no name) · from (no name) · no items
-        saved D/q.json
+        saved a copy to D/q.json (still editing D/p.json)
         loaded D/p.json
         summary: Bea · from (no name) · no items
 
