@@ -58,7 +58,7 @@ public enum PackageFile {
       throw .unwritable(path: name ?? path, reason: error.reason)
     }
     var written = PackageFileSnapshot(bytes: bytes)
-    written.adoptContents(of: package)
+    written.adoptContents(of: package, keeping: source)
     return written
   }
 

@@ -21,7 +21,7 @@ extension PackageFileSnapshot {
       && zip(package.contents, elements).allSatisfy { content, element in
         // The very line read from this element: lines are immutable, so nothing changed.
         guard let origin = origin(of: content) else { return false }
-        return origin.element.range == element.range && !origin.edited
+        return origin.isCurrent && origin.element.range == element.range && !origin.edited
       }
     if !unchanged {
       guard let array = arrayText(contents, elements, package.contents) else { return nil }
@@ -53,20 +53,20 @@ extension PackageFileSnapshot {
   }
 
   /// The edits that make the content element `element` hold `content`'s fields.
-  private func edits(of element: JSONTree.Node, as content: PackageContent) throws(MissingField)
-    -> [(range: Range<Int>, text: [UInt8])]
-  {
-    guard let tree, let title = element.member("title"), let quantity = element.member("quantity"),
+  private func edits(
+    of element: JSONTree.Node, in text: ArraySlice<UInt8>, as content: PackageContent
+  ) throws(MissingField) -> [(range: Range<Int>, text: [UInt8])] {
+    guard let title = element.member("title"), let quantity = element.member("quantity"),
       let weight = element.member("weight")
     else { throw MissingField() }
     var edits: [(range: Range<Int>, text: [UInt8])] = []
-    if JSONTree.decodeString(tree.text(of: title)) != content.title {
+    if JSONTree.decodeString(text[title.range]) != content.title {
       edits.append((title.range, JSONTree.encode(content.title)))
     }
-    if JSONTree.decodeNumber(tree.text(of: quantity)) != Double(content.quantity) {
+    if JSONTree.decodeNumber(text[quantity.range]) != Double(content.quantity) {
       edits.append((quantity.range, JSONTree.encode(content.quantity)))
     }
-    if JSONTree.decodeNumber(tree.text(of: weight)).map({ ($0 * 1000).rounded() })
+    if JSONTree.decodeNumber(text[weight.range]).map({ ($0 * 1000).rounded() })
       != Double(content.grams)
     {
       edits.append((weight.range, JSONTree.encode(content.weight)))
@@ -109,17 +109,17 @@ extension PackageFileSnapshot {
     for (index, content) in contents.enumerated() {
       if index > 0 { result += separator }
       if let origin = origin(of: content), !origin.edited {
-        result += tree.text(of: origin.element)
-      } else if let element = origin(of: content)?.element,
-        let edits = try? edits(of: element, as: content)
+        result += origin.text[origin.element.range]
+      } else if let origin = origin(of: content),
+        let edits = try? edits(of: origin.element, in: origin.text, as: content)
       {
         let shifted = edits.map {
           (
-            $0.range.lowerBound - element.range.lowerBound..<$0.range.upperBound
-              - element.range.lowerBound, $0.text
+            $0.range.lowerBound - origin.element.range.lowerBound..<$0.range.upperBound
+              - origin.element.range.lowerBound, $0.text
           )
         }
-        result += Self.apply(shifted, to: Array(tree.text(of: element)))
+        result += Self.apply(shifted, to: Array(origin.text[origin.element.range]))
       } else {
         let fresh = PackageDocument.Content(
           title: content.title, quantity: content.quantity, weight: content.weight)

@@ -14,11 +14,25 @@ public struct PackageFileSnapshot: Sendable {
   public let bytes: [UInt8]?
   /// The file's JSON, parsed with the places of its values, if it is a valid document.
   let tree: JSONTree?
-  /// For each content line of the package that came from the file (by identity), the element
-  /// of `contents` it came from.
-  /// (`edited` when the line is a copy of the element's line with a field changed.)
-  private(set) var origins:
-    [ObjectIdentifier: (content: PackageContent, element: JSONTree.Node, edited: Bool)]
+  /// Where a content line came from: an element of `contents` in this file, or in a file the
+  /// editor read or wrote before (a line removed, saved, then brought back by undo).
+  struct Origin: Sendable {
+    /// The line (retained, so that its identity is never reused while it is recorded).
+    let content: PackageContent
+    /// The text the element is in (its indexes are the element's own) and the element.
+    let text: ArraySlice<UInt8>
+    let element: JSONTree.Node
+    /// Whether the line is a copy of the element's line with a field changed.
+    let edited: Bool
+    /// Whether the element is this snapshot's (not a former file's).
+    let isCurrent: Bool
+  }
+
+  /// The origin of each content line that came from a file, by identity.
+  private(set) var origins: [ObjectIdentifier: Origin]
+
+  /// At most this many origins of lines that are no longer in the package are kept.
+  private static let formerOriginLimit = 10_000
 
   /// The snapshot of no file: a save then creates the file, and fails if another program
   /// created it meanwhile.
@@ -33,11 +47,27 @@ public struct PackageFileSnapshot: Sendable {
 
   /// Records that the package's content lines are, in order, the elements of the file's
   /// `contents`: call it right after applying the file's document to `package`, or saving it.
-  public mutating func adoptContents(of package: Package) {
+  /// Lines of `previous` (the file saved over) that are not in the package keep their origin,
+  /// so that one brought back by undo is written as it was.
+  public mutating func adoptContents(
+    of package: Package, keeping previous: PackageFileSnapshot? = nil
+  ) {
     origins = [:]
-    guard let elements = tree?.root.member("contents")?.elements else { return }
-    for (content, element) in zip(package.contents, elements) {
-      origins[ObjectIdentifier(content)] = (content, element, false)
+    if let tree, let elements = tree.root.member("contents")?.elements {
+      for (content, element) in zip(package.contents, elements) {
+        origins[ObjectIdentifier(content)] = Origin(
+          content: content, text: tree.text[...], element: element, edited: false,
+          isCurrent: true)
+      }
+    }
+    guard let previous else { return }
+    var kept = 0
+    for (key, origin) in previous.origins where origins[key] == nil {
+      guard kept < Self.formerOriginLimit else { break }
+      origins[key] = Origin(
+        content: origin.content, text: origin.text, element: origin.element,
+        edited: origin.edited, isCurrent: false)
+      kept += 1
     }
   }
 
@@ -45,13 +75,14 @@ public struct PackageFileSnapshot: Sendable {
   /// `new` where the file had `old`'s element, keeping that element's other fields.
   public mutating func contentReplaced(_ old: PackageContent, by new: PackageContent) {
     guard let origin = origins[ObjectIdentifier(old)] else { return }
-    origins[ObjectIdentifier(new)] = (new, origin.element, true)
+    origins[ObjectIdentifier(new)] = Origin(
+      content: new, text: origin.text, element: origin.element, edited: true,
+      isCurrent: origin.isCurrent)
   }
 
-  /// The element of the file that `content` came from, if any, and whether `content` is a
-  /// copy with a field changed (otherwise it is the very line read from that element).
-  func origin(of content: PackageContent) -> (element: JSONTree.Node, edited: Bool)? {
-    origins[ObjectIdentifier(content)].map { ($0.element, $0.edited) }
+  /// Where `content` came from, if it came from a file.
+  func origin(of content: PackageContent) -> Origin? {
+    origins[ObjectIdentifier(content)]
   }
 
   /// What a save over this snapshot expects to find.
