@@ -64,7 +64,8 @@ enum Editor {
     }
     var status = run(
       options: options, interactive: interactive, source: source, output: output,
-      recoveryDirectory: History.stateDirectory(in: environment), prompt: prompt)
+      recoveryDirectory: History.stateDirectory(in: environment), environment: environment,
+      prompt: prompt)
     output.flush()
     if let failure = output.failure {
       StandardOutput.write("error: cannot write standard output: \(failure)\n", to: 2)
@@ -94,6 +95,7 @@ enum Editor {
   static func run(
     options: EditorOptions, interactive: Bool, source: LineSource, output: EditorOutput,
     directory: String? = nil, recoveryDirectory: String? = nil,
+    environment: [String: String] = [:],
     prompt: ((String) -> Void)? = nil
   ) -> Int32 {
     let output = OneLineOutput.wrapping(output)
@@ -124,7 +126,7 @@ enum Editor {
     }
     while true {
       if HangUp.happened {
-        return hangUp(session, recoveryDirectory: recoveryDirectory)
+        return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
       }
       if interactive {
         (source as? TerminalLineSource)?.prompt = session.prompt
@@ -147,11 +149,15 @@ enum Editor {
         // Input cannot go on: a script stopped half-way must not look like a success.
         session.reject(message)
         if interactive, session.hasUnsavedChanges {
-          recover(session, in: recoveryDirectory, because: "input ended in an error")
+          recover(
+            session, in: recoveryDirectory, because: "input ended in an error",
+            environment: environment)
         }
         return 1
       case .hangUp:
-        return hangUp(session, recoveryDirectory: recoveryDirectory)
+        // It came while the prompt waited for a line: what the editor says starts a line.
+        if interactive { output.line("") }
+        return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
       }
       if result.quit, mayLeave(force: result.force) { break }
       if !result.succeeded, !interactive {
@@ -164,27 +170,63 @@ enum Editor {
 
   /// Ends the run after a hang-up or `SIGTERM`, saving unsaved changes first; the status is
   /// the shell's for the signal (128 + its number).
-  private static func hangUp(_ session: EditorSession, recoveryDirectory: String?) -> Int32 {
+  private static func hangUp(
+    _ session: EditorSession, recoveryDirectory: String?, environment: [String: String]
+  ) -> Int32 {
     let signal = HangUp.received.load(ordering: .sequentiallyConsistent)
     if session.hasUnsavedChanges {
-      recover(session, in: recoveryDirectory, because: signal == SIGTERM ? "terminated" : "hang-up")
+      recover(
+        session, in: recoveryDirectory, because: signal == SIGTERM ? "terminated" : "hang-up",
+        environment: environment)
     }
     return 128 + (signal == 0 ? SIGHUP : signal)
   }
 
-  /// Saves the package, with its unsaved changes, to a new private file in `directory`, and
-  /// says where (or that it could not) on standard error.
-  private static func recover(_ session: EditorSession, in directory: String?, because: String) {
+  /// Saves the package, with its unsaved changes, to a new private file in `directory` (see
+  /// ``StateDirectory``; a directory that is refused is replaced by a new private one), and
+  /// says on standard error where, and how to recover them (or that it could not).
+  private static func recover(
+    _ session: EditorSession, in directory: String?, because: String,
+    environment: [String: String]
+  ) {
     let stamp = "\(Int(Date().timeIntervalSince1970))-\(getpid())"
-    guard let directory, History.makeDirectory(directory) == nil else {
-      session.output.warning("\(because): the unsaved changes are lost (no directory to save them)")
+    var opened: (path: String, descriptor: Int32)?
+    var refusal: String?
+    if let directory {
+      do {
+        opened = (directory, try StateDirectory.openChecked(directory))
+      } catch {
+        refusal = error.description
+      }
+    }
+    do {
+      if opened == nil { opened = try StateDirectory.makePrivate(in: environment) }
+    } catch {
+      session.output.warning("\(because): the unsaved changes are lost: \(error)")
       return
     }
-    let path = directory + "/recovered-\(stamp).json"
+    guard let (path, descriptor) = opened else { return }
+    defer { close(descriptor) }
+    if let refusal {
+      session.output.warning("\(because): not using the state directory: \(refusal)")
+    }
     do {
-      try PackageFile.save(session.package, to: path)
-      chmod(path, 0o600)
-      session.output.warning("\(because): the unsaved changes are saved in \(path)")
+      let (file, name) = try StateDirectory.createFile(
+        in: descriptor, name: "recovered-\(stamp)", suffix: ".json")
+      let bytes = PackageFile.text(of: session.package, keeping: session.snapshot)
+      let written = bytes.withUnsafeBytes { StandardOutput.write($0, to: file) }
+      let synced = fsync(file) == 0
+      close(file)
+      guard written == nil, synced else {
+        unlinkat(descriptor, name, 0)
+        throw StateDirectory.Failure(
+          description: "cannot write \(name): \(String(cString: strerror(written ?? errno)))")
+      }
+      let recovered = path + "/" + name
+      let target = session.file ?? "FILE"
+      session.output.warning(
+        "\(because): the unsaved changes are saved in \(recovered); to recover them, run package-editor \(recovered), then saveas \(target)"
+      )
     } catch {
       session.output.warning("\(because): the unsaved changes are lost: \(error)")
     }

@@ -48,7 +48,7 @@ public enum PackageFile {
     _ package: Package, to path: String, naming name: String? = nil,
     replacing expected: PackageFileSnapshot?, keeping source: PackageFileSnapshot?
   ) throws(PackageFileError) -> PackageFileSnapshot {
-    let bytes = source?.text(of: package) ?? Array(PackageDocument(package).encoded())
+    let bytes = text(of: package, keeping: source)
     do {
       try FileSystem.writeAtomically(
         bytes, to: path, expecting: expected?.expectation ?? .anything)
@@ -60,6 +60,12 @@ public enum PackageFile {
     var written = PackageFileSnapshot(bytes: bytes)
     written.adoptContents(of: package, keeping: source)
     return written
+  }
+
+  /// The bytes ``save(_:to:naming:replacing:keeping:)`` writes for `package`: `source`'s file
+  /// with the package's values written into it, or the document afresh.
+  public static func text(of package: Package, keeping source: PackageFileSnapshot?) -> [UInt8] {
+    source?.text(of: package) ?? Array(PackageDocument(package).encoded())
   }
 
   /// Reads and validates the whole document at `path` (through symbolic links, but not one that

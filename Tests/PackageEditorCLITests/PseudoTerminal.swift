@@ -128,6 +128,9 @@ final class PseudoTerminal {
     return nil
   }
 
+  /// The editor's process identifier.
+  var processIdentifier: pid_t { pid }
+
   /// A mark in the screen, to wait for text written after it.
   var mark: String.Index { screen.endIndex }
 }
