@@ -104,6 +104,8 @@ enum Editor {
     }
     session.confirmsDiscarding = interactive
     (source as? TerminalLineSource)?.attach(session)
+    let input = SourceStack(source)
+    session.input = input
     if interactive {
       output.line(
         "package-editor: \(session.editingDescription); type help for commands, quit to leave")
@@ -128,21 +130,26 @@ enum Editor {
       if HangUp.happened {
         return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
       }
-      if interactive {
+      if interactive, !input.isReadingScript {
         (source as? TerminalLineSource)?.prompt = session.prompt
         prompt?(session.prompt)
       }
-      guard let line = source.next() else {
+      guard let line = input.next() else {
         // End of input (Ctrl-D) is a quit; a terminal can be read again after it.
         if mayLeave(force: false) { break }
         continue
       }
-      session.location = interactive ? nil : source.location
+      // A script's lines are named in errors, at the prompt too.
+      let inScript = input.isReadingScript
+      session.location = interactive && !inScript ? nil : input.location
       let result: (succeeded: Bool, quit: Bool, force: Bool)
       switch line {
       case .text(let text):
         result = session.runCommands(text, stopAtError: !interactive && !options.keepGoing)
       case .invalid(let message):
+        session.reject(message)
+        result = (false, false, false)
+      case .failed(let message) where inScript:
         session.reject(message)
         result = (false, false, false)
       case .failed(let message):
@@ -160,6 +167,7 @@ enum Editor {
         return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
       }
       if result.quit, mayLeave(force: result.force) { break }
+      if !result.succeeded, interactive, inScript { input.abandonScripts() }
       if !result.succeeded, !interactive {
         failed = true
         if !options.keepGoing { break }

@@ -33,6 +33,8 @@ final class EditorSession {
   var confirmsDiscarding = false
   /// The history version at which `load` last warned of unsaved changes.
   var discardWarnedAt: Int?
+  /// The editor's input, to which `source` adds scripts; `nil` outside the command loop.
+  weak var input: SourceStack?
   /// The watched key paths, in the order they were watched (see ``WatchCommand``).
   var watches: [(keyPath: String, options: ObservingOptions, token: ObservationToken)] = []
 

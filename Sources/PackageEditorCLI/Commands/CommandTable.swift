@@ -8,8 +8,8 @@ enum CommandTable {
     HelpCommand.self, ShowCommand.self, GetCommand.self, SetCommand.self, AddCommand.self,
     InsertCommand.self, RemoveCommand.self, WatchCommand.self, UnwatchCommand.self,
     WatchesCommand.self, UndoCommand.self, RedoCommand.self, SaveCommand.self,
-    SaveAsCommand.self, LoadCommand.self, FileCommand.self, NewCommand.self, SummaryCommand.self,
-    QuitCommand.self,
+    SaveAsCommand.self, LoadCommand.self, FileCommand.self, SourceCommand.self, NewCommand.self,
+    SummaryCommand.self, QuitCommand.self,
   ]
 
   /// Every name and alias, for completion.

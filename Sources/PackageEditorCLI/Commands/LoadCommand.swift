@@ -10,7 +10,8 @@ import PackageModel
 struct LoadCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "load", usage: "load [file]",
-    summary: "load a file, or reload the file being edited (forgets undo history)",
+    summary: "load a file, or reload the one being edited",
+    details: ["This forgets the undo history."],
     arguments: 0...1,
     argumentKinds: [.file])
 

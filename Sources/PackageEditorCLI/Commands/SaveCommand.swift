@@ -13,7 +13,7 @@ import PackageModel
 struct SaveCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "save", aliases: ["save!"], usage: "save [file] | save! [file]",
-    summary: "save the file being edited; with a file, save a copy there",
+    summary: "save the file being edited; with a file, a copy",
     details: [
       "save refuses to overwrite a file that another program changed since it was",
       "loaded or saved; save! overwrites it, load takes its version instead.",

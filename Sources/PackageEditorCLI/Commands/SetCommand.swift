@@ -12,8 +12,12 @@ import PackageModel
 struct SetCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "set", usage: "set <keyPath> <value>",
-    summary:
-      "set a value; quote values with spaces: set recipient.postalAddress.street \"1 Main St\"",
+    summary: "set a value: set contents.1.quantity 3",
+    details: [
+      "Quote a value with spaces: set recipient.postalAddress.street \"1 Main St\".",
+      "A field of a content line replaces the line (contents are immutable).",
+      "A value the key already has changes nothing: set says unchanged.",
+    ],
     arguments: 2...2, argumentKinds: [.keyPath, .text])
 
   let keyPath: String
