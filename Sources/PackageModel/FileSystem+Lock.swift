@@ -45,10 +45,15 @@ extension FileSystem {
   /// Opens the regular file `target` (not following a link) for a save and locks it
   /// exclusively, checking that it still is the file at `target` once the lock is held (a
   /// save that renamed a new file over it meanwhile makes it stale: then it is opened again).
-  /// Returns the descriptor, open for reading and writing, or `nil` if nothing is at `target`.
+  /// Returns the descriptor, open for reading and writing (for writing only if the file cannot
+  /// be read), or `nil` if nothing is at `target`.
   static func openLocked(_ target: String, wait: Double) throws(Failure) -> Int32? {
     for _ in 0..<100 {
-      let descriptor = open(target, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+      var descriptor = open(target, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+      if descriptor < 0, errno == EACCES {
+        // A file that can be written but not read (mode 0200): `save!` may still replace it.
+        descriptor = open(target, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+      }
       guard descriptor >= 0 else {
         if errno == ENOENT { return nil }
         throw Failure(reason(errno))
@@ -72,7 +77,7 @@ extension FileSystem {
   }
 
   /// Checks that the locked file `descriptor` (or its absence) is what `expectation` says.
-  /// - Throws: ``Conflict`` if another program changed it.
+  /// - Throws: a ``Failure`` that ``Failure/isConflict`` if another program changed it.
   static func check(_ expectation: Expectation, descriptor: Int32?) throws(Failure) {
     switch (expectation, descriptor) {
     case (.anything, _), (.absent, nil): return

@@ -27,42 +27,102 @@ extension PackageViewModel {
   public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError)
     -> PackageEdit
   {
-    let current = try package.value(forKeyPath: keyPath)
     if let (index, key) = Self.contentField(keyPath) {
+      _ = try package.value(forKeyPath: keyPath)  // An index out of range, an unknown key.
       let old = package.contents[index]
       let new = try old.replacing(key, withText: text, path: keyPath)
-      guard new != old else { return .unchanged }
+      let value = try? new.value(forKey: key)
+      guard new != old else { return PackageEdit(kind: .unchanged, value: value) }
       do {
         try replaceContent(at: index, with: new)
       } catch {
         throw .validationFailed(path: keyPath, reason: error.description)
       }
-      return .replacedContent(index: index, old: old, new: new)
+      return PackageEdit(kind: .replacedContent(index: index, old: old, new: new), value: value)
     }
-    if Self.attributeKeyPaths.contains(keyPath), Self.text(text, spells: current) {
-      return .unchanged
+    guard Self.attributeKeyPaths.contains(keyPath) else {
+      // Not a settable attribute (a derived key, a relationship, an unknown key…): key-value
+      // coding on the whole path says what it is, and refuses it, or an override takes it.
+      try package.setValue(fromText: text, forKeyPath: keyPath)
+      return PackageEdit(kind: .set, value: nil)
     }
-    try package.setValue(fromText: text, forKeyPath: keyPath)
-    return .set
+    // The object that holds the attribute (the path before it is to-one relationships), read
+    // once: the value is compared and set on it, key by key.
+    let (object, key) = try holder(of: keyPath)
+    let current = try object.value(forKey: key)
+    if let value = Self.value(of: text, as: current) {
+      if Self.same(value, current) { return PackageEdit(kind: .unchanged, value: current) }
+      try Self.naming(keyPath) { () throws(KeyValueError) in
+        try object.setValue(fromText: text, forKeyPath: key)
+      }
+      return PackageEdit(kind: .set, value: value)
+    }
+    try Self.naming(keyPath) { () throws(KeyValueError) in
+      try object.setValue(fromText: text, forKeyPath: key)
+    }
+    return PackageEdit(kind: .set, value: try? object.value(forKey: key))
+  }
+
+  /// The object whose key the attribute key path `keyPath` ends with, and that key.
+  private func holder(of keyPath: String) throws(KeyValueError)
+    -> (object: any KeyValueObservable, key: String)
+  {
+    guard let dot = keyPath.lastIndex(of: ".") else { return (package, keyPath) }
+    let parent = try package.value(forKeyPath: String(keyPath[..<dot]))
+    guard let object = parent as? any KeyValueObservable else {
+      throw .nilIntermediate(path: keyPath, key: String(keyPath[..<dot]))
+    }
+    return (object, String(keyPath[keyPath.index(after: dot)...]))
+  }
+
+  /// Runs `body`, a set of one key, so that its errors name the whole key path.
+  private static func naming(_ keyPath: String, _ body: () throws(KeyValueError) -> Void)
+    throws(KeyValueError)
+  {
+    do {
+      try body()
+    } catch {
+      switch error {
+      case .unparsableText(let text, _, let expected):
+        throw .unparsableText(text: text, path: keyPath, expected: expected)
+      case .validationFailed(_, let reason):
+        throw .validationFailed(path: keyPath, reason: reason)
+      case .notRepresentable(_, let value, let expected):
+        throw .notRepresentable(path: keyPath, value: value, expected: expected)
+      default: throw error
+      }
+    }
   }
 
   /// The index and key of `contents.<index>.<key>`, once key-value coding has resolved it.
   private static func contentField(_ keyPath: String) -> (index: Int, key: String)? {
+    // Most edits are of attributes: tell them apart without splitting the path.
+    guard keyPath.utf8.starts(with: "contents.".utf8) else { return nil }
     let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0] == "contents", let index = Int(parts[1]) else { return nil }
     return (index, String(parts[2]))
   }
 
-  /// Whether `text` parses, as the type of `value`, to `value` (compared as text, so that
-  /// `1.50` spells `1.5` and `nan` spells NaN).
-  private static func text(_ text: String, spells value: Any?) -> Bool {
-    guard let value = value as? any KeyValueTextConvertible else { return false }
-    return spells(text, value)
+  /// The value `text` spells, parsed as the type of `current` (`nil` if it cannot be told:
+  /// `current` has no text form, or the text does not parse).
+  private static func value(of text: String, as current: Any?) -> Any? {
+    // Text first: every attribute of the package is text, and a cast to a protocol costs more.
+    if current is String { return text }
+    guard let current = current as? any KeyValueTextConvertible else { return nil }
+    return parse(text, as: current)
   }
 
-  private static func spells<Value: KeyValueTextConvertible>(_ text: String, _ value: Value)
-    -> Bool
-  {
-    Value(keyValueText: text)?.keyValueText == value.keyValueText
+  private static func parse<Value: KeyValueTextConvertible>(_ text: String, as _: Value) -> Any? {
+    Value(keyValueText: text)
+  }
+
+  /// Whether two values of one text-convertible type are the same value (compared as text, so
+  /// that `1.50` is `1.5` and NaN is NaN).
+  private static func same(_ value: Any, _ current: Any?) -> Bool {
+    if let value = value as? String, let current = current as? String { return value == current }
+    guard let value = value as? any KeyValueTextConvertible,
+      let current = current as? any KeyValueTextConvertible
+    else { return false }
+    return value.keyValueText == current.keyValueText
   }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// Runs the built `package-editor` as a process, for tests of what only a process shows: its
 /// exit status, its standard output and error as bytes, signals and resource limits.
 enum EditorProcess {
-  struct Result {
+  struct Result: Sendable {
     var stdout: String
     var stderr: String
     var status: Int32

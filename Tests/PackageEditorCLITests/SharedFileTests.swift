@@ -1,6 +1,7 @@
 import Foundation
 import KVOLiteTestSupport
 import PackageModel
+import Synchronization
 import Testing
 
 @testable import PackageEditorCLI
@@ -106,13 +107,14 @@ struct SharedFileTests {
       + Array(repeating: ["set recipient.firstName Long", "save!"], count: rounds).flatMap { $0 }
     let loads = Array(repeating: "load a.json", count: rounds * 2)
     let scripts = [short, long, loads].map { $0.joined(separator: "\n") + "\n" }
-    nonisolated(unsafe) var results: [EditorProcess.Result?] = [nil, nil, nil]
+    let results = Mutex<[EditorProcess.Result?]>([nil, nil, nil])
     let path = directory.path
     DispatchQueue.concurrentPerform(iterations: 3) { index in
-      results[index] = try? EditorProcess.run(
+      let result = try? EditorProcess.run(
         ["a.json", "--batch", "--keep-going"], in: path, input: scripts[index])
+      results.withLock { $0[index] = result }
     }
-    for result in results {
+    for result in results.withLock({ $0 }) {
       #expect(result?.status == 0)
       #expect(result?.stderr == "")
     }

@@ -74,13 +74,14 @@ struct PackageViewModelTests {
       recorder.viewModelValues == ["first=Cy"] && recorder.modelWrites == ["recipient.firstName=Cy"]
     )
     // The same value again: unchanged, so nothing is written and nothing is published.
-    #expect(try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName") == .unchanged)
+    #expect(
+      try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName").kind == .unchanged)
     #expect(recorder.modelWrites == ["recipient.firstName=Cy"])
     #expect(recorder.viewModelValues == ["first=Cy"])
     willChange = 0
     #expect(
       try viewModel.setValue(fromText: "2 Side St", forKeyPath: "recipient.postalAddress.street")
-        == .set)
+        .kind == .set)
     // Once for the street (observed on the model) and once for the summary that shows it.
     #expect(viewModel.package.recipient.postalAddress.street == "2 Side St" && willChange == 2)
     #expect(viewModel.street.wrappedValue == "2 Side St")
@@ -106,11 +107,12 @@ struct PackageViewModelTests {
     let mug = viewModel.package.contents[1]
     let edit = try viewModel.setValue(fromText: "5", forKeyPath: "contents.1.quantity")
     let new = viewModel.package.contents[1]
-    #expect(edit == .replacedContent(index: 1, old: mug, new: new))
+    #expect(edit.kind == .replacedContent(index: 1, old: mug, new: new))
     #expect(new.title == "Mug" && new.quantity == 5 && new.weight == 0.5)
     #expect(changes == ["replacement [1]"])
     #expect(viewModel.summary.contains("(7 pcs, 3.5 kg)"))
-    #expect(try viewModel.setValue(fromText: "5", forKeyPath: "contents.1.quantity") == .unchanged)
+    #expect(
+      try viewModel.setValue(fromText: "5", forKeyPath: "contents.1.quantity").kind == .unchanged)
     #expect(throws: KeyValueError.self) {
       try viewModel.setValue(fromText: "\(Int.max)", forKeyPath: "contents.1.quantity")
     }

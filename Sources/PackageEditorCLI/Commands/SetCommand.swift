@@ -38,13 +38,17 @@ struct SetCommand: EditorCommand {
     let edit = try session.kvc("set", keyPath) { () throws(KeyValueError) in
       try session.viewModel.setValue(fromText: value, forKeyPath: keyPath)
     }
-    let shown = ValueText.quoted((try? session.package.value(forKeyPath: keyPath)) ?? nil)
-    switch edit {
-    case .unchanged:
-      session.output.line("\(keyPath) = \(shown) (unchanged)")
-    case .set, .replacedContent:
-      if session.viewModel.summary == summary { session.output.line("\(keyPath) = \(shown)") }
+    func shown() -> String {
+      ValueText.quoted(edit.value ?? ((try? session.package.value(forKeyPath: keyPath)) ?? nil))
     }
-    if case .replacedContent(_, let old, let new) = edit { session.contentReplaced(old, by: new) }
+    switch edit.kind {
+    case .unchanged:
+      session.output.line("\(keyPath) = \(shown()) (unchanged)")
+    case .set, .replacedContent:
+      if session.viewModel.summary == summary { session.output.line("\(keyPath) = \(shown())") }
+    }
+    if case .replacedContent(_, let old, let new) = edit.kind {
+      session.contentReplaced(old, by: new)
+    }
   }
 }
