@@ -12,7 +12,7 @@ extension PackageViewModel {
   ///
   /// 1. The key path is resolved by key-value coding (so every naming error is its error).
   /// 2. If the key already has the value the text spells, nothing is written: the result is
-  ///    ``PackageEdit/unchanged``, no one is notified, and there is nothing to undo.
+  ///    ``PackageEdit/Kind-swift.enum/unchanged``, no one is notified, and there is nothing to undo.
   /// 3. An attribute of the package (`recipient.firstName`, `sender.postalAddress.city`) is set
   ///    by key-value coding on the model, and the view model's fields follow through their
   ///    mirrors; a field of a content line (`contents.1.quantity`) replaces the line with a
@@ -40,58 +40,16 @@ extension PackageViewModel {
       }
       return PackageEdit(kind: .replacedContent(index: index, old: old, new: new), value: value)
     }
-    guard Self.attributeKeyPaths.contains(keyPath) else {
-      // Not a settable attribute (a derived key, a relationship, an unknown key…): key-value
-      // coding on the whole path says what it is, and refuses it, or an override takes it.
-      try package.setValue(fromText: text, forKeyPath: keyPath)
-      return PackageEdit(kind: .set, value: nil)
-    }
-    // The object that holds the attribute (the path before it is to-one relationships), read
-    // once: the value is compared and set on it, key by key.
-    let (object, key) = try holder(of: keyPath)
-    let current = try object.value(forKey: key)
-    if let value = Self.value(of: text, as: current) {
+    let current = try package.value(forKeyPath: keyPath)
+    if Self.attributeKeyPaths.contains(keyPath), let value = Self.value(of: text, as: current) {
       if Self.same(value, current) { return PackageEdit(kind: .unchanged, value: current) }
-      try Self.naming(keyPath) { () throws(KeyValueError) in
-        try object.setValue(fromText: text, forKeyPath: key)
-      }
+      try package.setValue(fromText: text, forKeyPath: keyPath)
       return PackageEdit(kind: .set, value: value)
     }
-    try Self.naming(keyPath) { () throws(KeyValueError) in
-      try object.setValue(fromText: text, forKeyPath: key)
-    }
-    return PackageEdit(kind: .set, value: try? object.value(forKey: key))
-  }
-
-  /// The object whose key the attribute key path `keyPath` ends with, and that key.
-  private func holder(of keyPath: String) throws(KeyValueError)
-    -> (object: any KeyValueObservable, key: String)
-  {
-    guard let dot = keyPath.lastIndex(of: ".") else { return (package, keyPath) }
-    let parent = try package.value(forKeyPath: String(keyPath[..<dot]))
-    guard let object = parent as? any KeyValueObservable else {
-      throw .nilIntermediate(path: keyPath, key: String(keyPath[..<dot]))
-    }
-    return (object, String(keyPath[keyPath.index(after: dot)...]))
-  }
-
-  /// Runs `body`, a set of one key, so that its errors name the whole key path.
-  private static func naming(_ keyPath: String, _ body: () throws(KeyValueError) -> Void)
-    throws(KeyValueError)
-  {
-    do {
-      try body()
-    } catch {
-      switch error {
-      case .unparsableText(let text, _, let expected):
-        throw .unparsableText(text: text, path: keyPath, expected: expected)
-      case .validationFailed(_, let reason):
-        throw .validationFailed(path: keyPath, reason: reason)
-      case .notRepresentable(_, let value, let expected):
-        throw .notRepresentable(path: keyPath, value: value, expected: expected)
-      default: throw error
-      }
-    }
+    // Not a settable attribute (a derived key, a relationship…): key-value coding says what it
+    // is and refuses it, or an override point takes it.
+    try package.setValue(fromText: text, forKeyPath: keyPath)
+    return PackageEdit(kind: .set, value: nil)
   }
 
   /// The index and key of `contents.<index>.<key>`, once key-value coding has resolved it.
