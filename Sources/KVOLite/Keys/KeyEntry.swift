@@ -28,6 +28,9 @@ final class KeyEntry: @unchecked Sendable {
   var elements: ((AnyObject) -> [Any])? = nil
   /// For to-many relationships: the number of elements (`@count` without boxing them all).
   var elementCount: ((AnyObject) -> Int)? = nil
+  /// For to-many relationships: the element at an index, or `nil` out of range (`items.3`
+  /// without boxing them all).
+  var element: ((AnyObject, Int) -> Any?)? = nil
   /// For to-many relationships: applies a mutation given type-erased elements (checked) to
   /// the ``Observed`` storage at the given address of the object.
   var mutateErased:

@@ -96,6 +96,10 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
+    entry.element = { object, index in
+      let elements = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return elements.indices.contains(index) ? elements[index] : nil
+    }
     entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
@@ -109,6 +113,10 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
+    entry.element = { object, index in
+      let elements = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return elements.indices.contains(index) ? elements[index] : nil
+    }
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)

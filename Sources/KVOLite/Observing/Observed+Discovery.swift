@@ -120,6 +120,10 @@ extension Array: ObservableArray where Element: KeyValueObservable {
   static func describeToMany(_ entry: KeyEntry, offset: Int) {
     entry.elements = { Observed<Self>.load(from: $0, offset: offset) }
     entry.elementCount = { Observed<Self>.load(from: $0, offset: offset).count }
+    entry.element = { object, index in
+      let elements = Observed<Self>.load(from: object, offset: offset)
+      return elements.indices.contains(index) ? elements[index] : nil
+    }
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
   }

@@ -4,7 +4,7 @@ import PackageModel
 struct ShowCommand: ArgumentlessCommand {
   static let configuration = CommandConfiguration(
     name: "show", usage: "show",
-    summary: "print every key path and value, and the contents with their indexes")
+    summary: "print every key path and value, contents by index")
 
   func run(in session: EditorSession) {
     let package = session.package
