@@ -3,7 +3,7 @@ import KVOLite
 extension PackageViewModel {
   /// The key paths set through key-value coding: every settable attribute of the package.
   private static let attributeKeyPaths = Set(
-    Package.observableKeys.attributeKeyPaths(settableOnly: true))
+    Package.allObservableKeys.attributeKeyPaths(settableOnly: true))
 
   /// Sets a value of the package from text, the way a view bound to this view model would,
   /// and says what happened.
