@@ -2,6 +2,8 @@
 enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
-      + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all + ElementScenarios.all
+      + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all
+      + BindingRoundScenarios.all + BindingCancelScenarios.all + KeyValuePublisherScenarios.all
+      + ElementScenarios.all
   }
 }
