@@ -68,12 +68,13 @@ public enum TwoWayBinding {
     to property: ReferenceWritableKeyPath<ViewModel, Value>,
     publishedBy publisher: KeyPath<ViewModel, Published<Value>.Publisher>,
     on viewModel: ViewModel,
-    isolation: isolated (any Actor)? = #isolation
+    isolation: (any Actor)? = #isolation
   ) -> AnyCancellable {
     let mirror = TwoWayMirror(
-      model: model, keyPath: keyPath, viewModel: viewModel, property: property, actor: isolation)
+      model: model, read: { $0[keyPath: keyPath] }, write: { $0[keyPath: keyPath] = $1 },
+      viewModel: viewModel, show: { $0[keyPath: property] = $1 }, actor: isolation)
     let observation = model.observe(keyPath, options: []) { _, _ in mirror.modelChanged() }
-    // The property's current value (the model's, by then) comes first: it does not cross.
+    // The property's current value comes first: it does not cross.
     mirror.start(observation: observation) { mirror in
       viewModel[keyPath: publisher].dropFirst().sink { mirror.viewModelPublished($0) }
     }

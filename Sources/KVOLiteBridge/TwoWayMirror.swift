@@ -1,184 +1,240 @@
 import KVOLiteLocking
 
-/// What a ``TwoWayBinding`` is: one state behind one lock, and the crossings that one thread at
-/// a time makes.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a ``TwoWayBinding`` is: one state behind one lock, and the two directions' crossings.
 ///
-/// Each side only reports, under the lock: the model's observation that the model changed, the
-/// view model's subscription the value it published. The thread that finds nobody crossing
-/// becomes the crossing thread: it takes what is pending, unlocks, crosses (writes the other
-/// side, which may report again, nested), and goes on until nothing is pending. A thread that
-/// finds a crossing in progress leaves its report to that thread and returns. So:
+/// - **View model → model.** The view model's subscription gets each value in the property's
+///   willSet, on the thread that sets it; it notes the value as the one the view model shows,
+///   and writes it to the model there, unless the view model showed it already (a change of
+///   the model that the view model does not show yet is being crossed the other way). `@Published` makes
+///   sets of the property from several threads one at a time, so these crossings are too.
+/// - **Model → view model.** A change of the model is crossed by one thread at a time, the
+///   *crossing thread*: the first thread to report a change becomes it, and crosses until no
+///   change is pending; a change reported meanwhile is left to it. It reads the model's value
+///   when it crosses (not the value of the notification: two sets may be delivered in the
+///   other order than they were stored), and writes it to the view model unless the view model
+///   shows it already. A thread setting the view model never becomes the crossing thread: what
+///   it wrote to the property now would be overwritten by its own set's store; a thread that
+///   sets the model meanwhile crosses after that store (the property's sets are one at a time).
+///   With an actor (the binding was made on it), the crossing thread is a task on the actor.
+/// - **Echo.** The model's notification of a value the view model's setter is writing, and the
+///   property's publication of a value the crossing thread is writing, are recognized by their
+///   thread and cross nothing back. The value the view model shows is noted under the lock, and
+///   `==` always runs outside it.
 ///
-/// - crossings never overlap, and nothing waits for them but `cancel()`;
-/// - the model's value is read when it crosses, not taken from the notification: of two sets
-///   of the model delivered in the other order than they were stored, the view model ends with
-///   the value stored last;
-/// - the last value that crossed (the echo guard: an equal value does not cross again) belongs
-///   to the crossing thread, so `==` runs without a lock and without retries.
-///
-/// With an actor (the binding was made on it, for a view model isolated to it), a change of the
-/// model is crossed by a task on that actor rather than by the thread that made it.
+/// So once the writers on both sides stop, both sides hold the model's last stored value.
 ///
 /// `cancel()` returns when no crossing is in progress on another thread, unless called from
-/// inside a delivery (``/KVOLiteLocking/DeliveryScope``), where it does not wait; after it, no
-/// crossing starts. The mirror holds the model until cancelled, and the view model weakly;
-/// the observation and the subscription hold the mirror until cancelled.
+/// inside a delivery (``/KVOLiteLocking/DeliveryScope``; crossings count as deliveries), where
+/// it does not wait; after it, no crossing starts. The mirror holds the model until cancelled,
+/// and the view model weakly; the observation and the subscription hold the mirror until then.
 @usableFromInline
 final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value: Equatable>:
   Cancellable, @unchecked Sendable
 {
-  // @unchecked: `state` is behind `lock`; `last` belongs to the crossing thread (handed over
-  // through `lock`); the rest is immutable.
-  private struct State {
+  // @unchecked: `state` is behind `lock`; `writing` belongs to the crossing thread (the role
+  // is handed over under `lock`); the rest is immutable (`viewModel`, weak, is only read).
+  // The crossing paths are inlinable, so that the client specializes them for its model, view
+  // model and value (unspecialized, they look up generic metadata on every crossing: the D2
+  // benchmark row), and their accesses are not checked for exclusivity at run time (`state`
+  // is only touched with `lock` held, `writing` by one thread).
+  @usableFromInline struct State {
     /// The model, until cancelled.
-    var model: Model?
-    var observation: ObservationToken?
-    var subscription: AnyCancellable?
-    var isCancelled = false
-    /// A thread is crossing (``crossPending()``).
-    var isCrossing = false
+    @usableFromInline var model: Model?
+    @usableFromInline var observation: ObservationToken?
+    @usableFromInline var subscription: AnyCancellable?
+    @usableFromInline var isCancelled = false
+    /// The crossing thread, if one is crossing a change of the model.
+    @usableFromInline var crossingThread: UInt?
     /// A task on the actor will cross.
-    var isScheduled = false
-    /// The model changed since its value last crossed.
-    var modelChanged = false
-    /// The latest value the view model published that has not crossed yet.
-    var published: Value?
+    @usableFromInline var isScheduled = false
+    /// The model changed since the crossing thread last read it.
+    @usableFromInline var modelChanged = false
+    /// The thread writing a value of the view model to the model, and how many are (one, but
+    /// for a `@Published` whose sets are not serialized).
+    @usableFromInline var settingThread: UInt?
+    @usableFromInline var settingCount = 0
+    /// The value the view model shows: the last one it published.
+    @usableFromInline var shown: Value?
+
+    @usableFromInline init(model: Model) { self.model = model }
   }
 
-  /// One crossing, with what it needs taken out of the state.
-  private enum Crossing {
-    case toModel(Model, Value)
-    case toViewModel(Model)
-  }
-
-  private let lock = Lock()
-  private var state: State
-  /// The last value that crossed, either way; only the crossing thread touches it.
-  private var last: Value?
-  private let keyPath: ReferenceWritableKeyPath<Model, Value>
-  private let property: ReferenceWritableKeyPath<ViewModel, Value>
-  private weak var viewModel: ViewModel?
-  private let actor: (any Actor)?
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var state: State
+  /// The value the crossing thread is writing to the view model; only that thread touches it.
+  @exclusivity(unchecked) @usableFromInline var writing: Value?
+  /// Reading and writing the model's key path, and writing the view model's property: closures
+  /// made where the binding is made, whose key paths the client's optimizer folds into direct
+  /// accessor calls (a key path kept here would be applied through the runtime).
+  @usableFromInline let read: (Model) -> Value
+  @usableFromInline let write: (Model, Value) -> Void
+  @usableFromInline let show: (ViewModel, Value) -> Void
+  @usableFromInline weak var viewModel: ViewModel?
+  @usableFromInline let actor: (any Actor)?
 
   @usableFromInline
   init(
-    model: Model, keyPath: ReferenceWritableKeyPath<Model, Value>, viewModel: ViewModel,
-    property: ReferenceWritableKeyPath<ViewModel, Value>, actor: (any Actor)?
+    model: Model, read: @escaping (Model) -> Value, write: @escaping (Model, Value) -> Void,
+    viewModel: ViewModel, show: @escaping (ViewModel, Value) -> Void, actor: (any Actor)?
   ) {
     state = State(model: model)
-    self.keyPath = keyPath
+    self.read = read
+    self.write = write
     self.viewModel = viewModel
-    self.property = property
+    self.show = show
     self.actor = actor
   }
 
-  /// Connects both sides, then gives the view model the model's value (on the calling thread,
-  /// which is on the actor, if any).
+  /// Connects both sides: subscribes to the view model (whose current value does not cross),
+  /// then gives it the model's value, on the calling thread (which is on the actor, if any).
   @usableFromInline
-  func start(
-    observation: ObservationToken,
-    subscribe: (TwoWayMirror) -> AnyCancellable
-  ) {
-    lock.withLock {
-      state.observation = observation
-      state.modelChanged = true
-      state.isCrossing = true
-    }
-    crossPending()
+  func start(observation: ObservationToken, subscribe: (TwoWayMirror) -> AnyCancellable) {
     let subscription = subscribe(self)
-    let cancelled = lock.withLock { () -> Bool in
-      state.subscription = subscription
-      return state.isCancelled
+    let thread = currentThread()
+    lock.lock()
+    state.observation = observation
+    state.subscription = subscription
+    guard !state.isCancelled else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    if cancelled { subscription.cancel() }
+    guard state.crossingThread == nil, !state.isScheduled else {
+      state.modelChanged = true
+      return lock.unlock()
+    }
+    state.crossingThread = thread
+    let (model, shown) = (state.model!, state.shown)
+    lock.unlock()
+    crossPending(model, shown)
   }
 
-  // MARK: - Reports
+  // MARK: - Model → view model
 
-  /// The model changed (its observation, on any thread).
-  @usableFromInline
+  /// The model changed (its observation, on the thread that changed it).
+  @inlinable
   func modelChanged() {
+    let thread = currentThread()
     lock.lock()
     guard !state.isCancelled else { return lock.unlock() }
-    state.modelChanged = true
-    guard !state.isCrossing, !state.isScheduled else { return lock.unlock() }
-    if let actor {
+    if state.crossingThread != nil || state.isScheduled {
+      // The crossing thread reads the model again before it finishes.
+      state.modelChanged = true
+      return lock.unlock()
+    }
+    // This thread is writing the view model's value to the model: the echo.
+    guard state.settingThread != thread, let model = state.model else { return lock.unlock() }
+    if actor != nil {
+      state.modelChanged = true
       state.isScheduled = true
       lock.unlock()
-      let crossing: any ScheduledCrossing = self
-      Task { await crossing.cross(on: actor) }
+      schedule()
     } else {
-      state.isCrossing = true
+      state.crossingThread = thread
+      let shown = state.shown
       lock.unlock()
-      crossPending()
+      crossPending(model, shown)
     }
   }
 
-  /// The view model published `value` (its subscription, on the thread that set it).
+  /// Has a task on the actor cross the model's changes.
   @usableFromInline
-  func viewModelPublished(_ value: Value) {
-    lock.lock()
-    guard !state.isCancelled else { return lock.unlock() }
-    let replaced = state.published.take()
-    state.published = value
-    guard !state.isCrossing else {
-      lock.unlock()
-      return withExtendedLifetime(replaced) {}
-    }
-    state.isCrossing = true
-    lock.unlock()
-    withExtendedLifetime(replaced) {}
-    crossPending()
+  func schedule() {
+    guard let actor else { return }
+    let crossing: any ScheduledCrossing = self
+    Task { await crossing.cross(on: actor) }
   }
 
-  /// A task on the actor crosses what is pending, unless a thread is crossing already.
+  /// A task on the actor crosses the model's changes, unless a thread is crossing already.
   fileprivate func crossScheduled() {
+    let thread = currentThread()
     lock.lock()
     state.isScheduled = false
-    guard !state.isCancelled, !state.isCrossing else { return lock.unlock() }
-    state.isCrossing = true
+    guard !state.isCancelled, state.crossingThread == nil, state.modelChanged,
+      let model = state.model
+    else { return lock.unlock() }
+    state.modelChanged = false
+    state.crossingThread = thread
+    let shown = state.shown
     lock.unlock()
-    crossPending()
+    crossPending(model, shown)
   }
 
-  // MARK: - Crossing
-
-  /// Crosses until nothing is pending. Only the thread that set `isCrossing` calls it. It counts
-  /// as a delivery: a `cancel()` made inside does not wait for the crossing it is part of.
-  private func crossPending() {
+  /// Crosses the model's value (`shown` is the value the view model showed when the calling
+  /// thread became the crossing thread), then again while the model changed meanwhile. Only
+  /// the crossing thread calls it; it counts as a delivery (a `cancel()` inside does not wait
+  /// for it).
+  @inlinable
+  func crossPending(_ model: Model, _ shown: Value?) {
     DeliveryScope.run {
-      while let crossing = next() {
-        switch crossing {
-        case .toModel(let model, let value):
-          guard value != last else { continue }
-          last = value
-          model[keyPath: keyPath] = value
-        case .toViewModel(let model):
-          let value = model[keyPath: keyPath]
-          guard value != last, let viewModel else { continue }
-          last = value
-          viewModel[keyPath: property] = value
+      var next: (Model, Value?)? = (model, shown)
+      while let (model, shown) = next {
+        let value = read(model)
+        if shown != value, let viewModel {
+          writing = value
+          show(viewModel, value)
+          writing = nil
         }
+        next = nextModelValue()
       }
     }
   }
 
-  /// The next crossing, taken out of the state; `nil` when nothing is pending (or the binding
-  /// was cancelled), and then the calling thread is no longer crossing.
-  private func next() -> Crossing? {
+  /// The model, and the value the view model shows, if the model changed since it was last
+  /// read; otherwise `nil`, and the calling thread is no longer crossing.
+  @inlinable
+  func nextModelValue() -> (Model, Value?)? {
     lock.lock()
     defer { lock.unlock() }
-    guard !state.isCancelled, let model = state.model else {
-      state.isCrossing = false
+    guard !state.isCancelled, state.modelChanged, let model = state.model else {
+      state.crossingThread = nil
       return nil
     }
-    if let value = state.published.take() { return .toModel(model, value) }
-    if state.modelChanged {
-      state.modelChanged = false
-      return .toViewModel(model)
+    state.modelChanged = false
+    return (model, state.shown)
+  }
+
+  // MARK: - View model → model
+
+  /// The view model published `value` (its subscription, in the property's willSet, on the
+  /// thread that set it).
+  @inlinable
+  func viewModelPublished(_ value: Value) {
+    let thread = currentThread()
+    lock.lock()
+    guard !state.isCancelled, let model = state.model else { return lock.unlock() }
+    if state.crossingThread == thread {
+      lock.unlock()
+      // Published while this thread crosses: the value it writes (the echo), which the view
+      // model shows from now (its sets are one at a time: one after this comes after), or one
+      // set from inside that write, which the write's own store overwrites.
+      guard let writing, writing == value else { return }
+      let replaced = lock.withLock { () -> Value? in
+        defer { state.shown = value }
+        return state.shown.take()
+      }
+      return withExtendedLifetime(replaced) {}
     }
-    state.isCrossing = false
-    return nil
+    let replaced = state.shown.take()
+    state.shown = value
+    state.settingThread = thread
+    state.settingCount += 1
+    lock.unlock()
+    // Unchanged, it does not cross (a change of the model not shown yet is being crossed).
+    if replaced != value {
+      DeliveryScope.run { write(model, value) }
+    }
+    lock.withLock {
+      state.settingCount -= 1
+      if state.settingCount == 0 { state.settingThread = nil }
+    }
   }
 
   // MARK: - The end
@@ -187,21 +243,23 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
   /// when it waits).
   @usableFromInline
   func cancel() {
-    let (taken, crossing) = lock.withLock {
+    let (taken, busy) = lock.withLock {
       () -> ((Model?, ObservationToken?, AnyCancellable?, Value?), Bool) in
       state.isCancelled = true
       let taken = (
         state.model.take(), state.observation.take(), state.subscription.take(),
-        state.published.take()
+        state.shown.take()
       )
-      return (taken, state.isCrossing)
+      return (taken, state.crossingThread != nil || state.settingCount > 0)
     }
     taken.1?.invalidate()
     taken.2?.cancel()
-    if crossing, !DeliveryScope.isDelivering {
-      Parking.wait { lock.withLock { !state.isCrossing } }
+    if busy, !DeliveryScope.isDelivering {
+      Parking.wait {
+        lock.withLock { state.crossingThread == nil && state.settingCount == 0 }
+      }
     }
-    // The model, the token, the subscription and a pending value are released here.
+    // The model, the token, the subscription and the shown value are released here.
   }
 }
 
@@ -219,3 +277,13 @@ extension ScheduledCrossing {
 }
 
 extension TwoWayMirror: ScheduledCrossing {}
+
+/// An identifier of the calling thread, unique among live threads.
+@inlinable
+func currentThread() -> UInt {
+  #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #else
+    UInt(pthread_self())
+  #endif
+}
