@@ -21,12 +21,12 @@ public enum TwoWayBinding {
   ///
   /// - At once, the property takes the model's current value.
   /// - Every change of the key path (a set, a replaced intermediate of a chain, key-value coding
-  ///   or undo) sets the property to the model's value, once: `objectWillChange` fires, and the
-  ///   property's subscribers see the value.
+  ///   or undo) sets the property to the model's value, once, unless the property shows that
+  ///   value already: `objectWillChange` fires, and the property's subscribers see the value.
   /// - Every later value the property publishes is written to the model once, through the key
-  ///   path.
-  /// - A value equal to the last one that crossed, in either direction, does not cross: that
-  ///   stops the echo, and an unchanged value is not written again.
+  ///   path, unless it equals the value the property showed before.
+  /// - What one side writes to the other is not written back (the echo is recognized by the
+  ///   thread that writes), and an unchanged value is not written again.
   ///
   /// **Threads.** Made outside any actor, the binding crosses on the thread that made the
   /// change. Made on an actor (`isolation`, which is the caller's: a view model isolated to the
@@ -35,13 +35,15 @@ public enum TwoWayBinding {
   /// `receive(on:)` would; the task sets the model's value at that time), and a change of the
   /// view model, made on its actor, crosses at once.
   ///
-  /// **Concurrency.** Both sides may change at once from any threads. Crossings never overlap:
-  /// a change reported while another thread is crossing is crossed by that thread, after the
-  /// crossing in progress (so `vm.name = x` may return before `x` reached the model, when
-  /// another thread was crossing). The model's value is read when it crosses, so once the
-  /// writers on both sides have stopped, both sides hold the model's last stored value.
-  /// (Within one thread, Combine's order applies: a subscriber of the property that changes the
-  /// model while the property is being set sees its change overwritten by that set.)
+  /// **Concurrency.** Both sides may change at once from any threads. A change of the property
+  /// crosses on the thread that set it, in the property's willSet (KVOLite's `@Published` takes
+  /// concurrent sets one at a time). Changes of the model cross one thread at a time: a change
+  /// reported while another thread is crossing is crossed by that thread, after the crossing in
+  /// progress (so `contact.name = x` may return before `x` reached the view model). The model's
+  /// value is read when it crosses, so once the writers on both sides have stopped, both sides
+  /// hold the model's last stored value. (Within one thread, Combine's order applies: a
+  /// subscriber of the property that changes the model while the property is being set sees its
+  /// change overwritten by that set's store, and the binding does not cross it back.)
   ///
   /// **Lifetime.** The binding retains the model, as `assign(to:on:)` does, and holds the view
   /// model weakly; the model holds neither. So the view model, which holds the cancellable,
