@@ -3,7 +3,8 @@ enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
       + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all
-      + BindingRoundScenarios.all + BindingCancelScenarios.all + KeyValuePublisherScenarios.all
+      + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
+      + KeyValuePublisherScenarios.all
       + ElementScenarios.all
   }
 }

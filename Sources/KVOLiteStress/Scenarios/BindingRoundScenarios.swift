@@ -20,9 +20,14 @@ enum BindingRoundScenarios {
     @Published var name = ""
     private(set) var binding: AnyCancellable?
 
-    init(_ contact: Contact, _ keyPath: ReferenceWritableKeyPath<Contact, String>) {
+    /// Bound outside any actor, or, with `actor`, as a view model isolated to it would be.
+    init(
+      _ contact: Contact, _ keyPath: ReferenceWritableKeyPath<Contact, String>,
+      actor: (any Actor)? = nil
+    ) {
       liveObjects.add(1, ordering: .relaxed)
-      binding = TwoWayBinding.bind(keyPath, of: contact, to: \.name, publishedBy: \.$name, on: self)
+      binding = TwoWayBinding.bind(
+        keyPath, of: contact, to: \.name, publishedBy: \.$name, on: self, isolation: actor)
     }
 
     deinit { liveObjects.subtract(1, ordering: .relaxed) }
@@ -43,10 +48,10 @@ enum BindingRoundScenarios {
     weak var watched: RoundViewModel?
     let isChain: Bool
 
-    init(_ contact: Contact, isChain: Bool) {
+    init(_ contact: Contact, isChain: Bool, actor: (any Actor)? = nil) {
       self.contact = contact
       self.isChain = isChain
-      let viewModel = RoundViewModel(contact, isChain ? \.address.street : \.name)
+      let viewModel = RoundViewModel(contact, isChain ? \.address.street : \.name, actor: actor)
       self.viewModel = viewModel
       binding = viewModel.binding
       watched = viewModel
