@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 extension KeyValueObservable {
   /// Observes a typed key path: one declared key (`\.firstName`) or a chain of them
   /// (`\.recipient.postalAddress.street`), with Foundation's signature.

@@ -2,7 +2,9 @@
 enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
-      + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all + ElementScenarios.all
-      + DeclarationScenarios.all
+      + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all
+      + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
+      + KeyValuePublisherScenarios.all
+      + ElementScenarios.all + DeclarationScenarios.all
   }
 }
