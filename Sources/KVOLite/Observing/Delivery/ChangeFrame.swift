@@ -123,5 +123,34 @@ extension ChangeFrame {
         direct(trigger)
       }
     }
+    if triggersTakingChangesInFlight.load(ordering: .relaxed) > 0 {
+      walkLate(object, direct: direct, keyNew: keyNew)
+    }
+  }
+
+  /// Delivers the change to the triggers registered since its will-phase that take changes
+  /// in flight: they were registered, and their observation read the value, before this change
+  /// stored it. (An observation that follows elements places them while changes go on; without
+  /// this, such a change would leave the value it read stale.)
+  private func walkLate(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
+    guard let owner = object as? any KeyValueObservable,
+      let context = owner.observationRegistrar.existingContext,
+      let current = context.currentList(key: list.keyIndex), current !== list
+    else { return }
+    let late = current.triggers.filter { trigger in
+      trigger.takesChangesInFlight && !triggers.contains { $0 === trigger }
+    }
+    guard !late.isEmpty else { return }
+    // Counted as a delivery of `current`, so that ending one of them waits for it.
+    context.whileDelivering(current) {
+      for trigger in late where trigger.isActive {
+        if let (observation, _, isLeaf) = trigger.path {
+          observation.didChange(
+            isLeaf: isLeaf, kind: kind, indexes: indexes, old: nil, keyNew: keyNew())
+        } else {
+          direct(trigger)
+        }
+      }
+    }
   }
 }
