@@ -3,5 +3,6 @@ enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
       + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all + ElementScenarios.all
+      + AggregateScenarios.all + IndexedAccessorScenarios.all
   }
 }
