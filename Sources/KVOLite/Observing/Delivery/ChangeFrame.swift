@@ -135,21 +135,21 @@ extension ChangeFrame {
   private func walkLate(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
     guard let owner = object as? any KeyValueObservable,
       let context = owner.observationRegistrar.existingContext,
-      let current = context.currentList(key: list.keyIndex), current !== list
+      // Counted as a delivery of it: it does not change while it is read, and ending one of
+      // its triggers waits for this delivery.
+      let current = context.beginDeliveryOfCurrentList(key: list.keyIndex)
     else { return }
-    let late = current.triggers.filter { trigger in
-      trigger.takesChangesInFlight && !triggers.contains { $0 === trigger }
-    }
-    guard !late.isEmpty else { return }
-    // Counted as a delivery of `current`, so that ending one of them waits for it.
-    context.whileDelivering(current) {
-      for trigger in late where trigger.isActive {
-        if let (observation, _, isLeaf) = trigger.path {
-          observation.didChange(
-            isLeaf: isLeaf, kind: kind, indexes: indexes, old: nil, keyNew: keyNew())
-        } else {
-          direct(trigger)
-        }
+    defer { context.endDelivery(current) }
+    guard current !== list else { return }
+    current.forEachTrigger { trigger in
+      guard trigger.takesChangesInFlight, trigger.isActive,
+        !triggers.contains(where: { $0 === trigger })
+      else { return }
+      if let (observation, _, isLeaf) = trigger.path {
+        observation.didChange(
+          isLeaf: isLeaf, kind: kind, indexes: indexes, old: nil, keyNew: keyNew())
+      } else {
+        direct(trigger)
       }
     }
   }
