@@ -126,6 +126,9 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   /// A derived key: a computed value, declared with the key paths (relative to `Root`) whose
   /// changes change it. Observing it observes all of them, including chains and other derived
   /// keys; one change gives one notification, with the derived key's own old and new values.
+  /// A key path may reach a key of every element of a to-many relationship (`books.pages`, or
+  /// `books.@sum.pages`): the derived key then also notifies when any element's key changes,
+  /// and its old value is the one delivered last (see <doc:ObservingChanges>).
   public static func derived<Value>(
     _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]
   ) -> ObservableKey {

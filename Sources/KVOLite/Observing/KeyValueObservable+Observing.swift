@@ -8,7 +8,9 @@ extension KeyValueObservable {
   /// (after the observation is registered). After that it is called after every change, on the
   /// thread that made it, in registration order among the observers of the same change. For a
   /// chain, a change at any level gives one notification, and a replaced intermediate object is
-  /// detached (and not retained).
+  /// detached (and not retained). A derived key that a key of every element of a to-many
+  /// relationship affects follows the elements, one change at a time (see
+  /// ``observe(_:options:changeHandler:)-(String,_,_)``).
   ///
   /// A typed key path that cannot be observed is a programming error, as in Foundation (which
   /// raises an exception there): a key path not made of keys declared in ``observableKeys``, or
@@ -77,12 +79,20 @@ extension KeyValueObservable {
   /// The semantics are those of ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``;
   /// the values are type-erased, optionals flattened (`nil` also where a relationship along the
   /// path is `nil`). A path may end in a collection operator, which notifies as a setting
-  /// whenever the to-many relationship changes.
+  /// whenever the to-many relationship, or the key of an element it applies to, changes. A path
+  /// may continue through a to-many relationship (`contents.weight`): it observes that key of
+  /// every element, as replacements at the elements' indexes.
+  ///
+  /// Observations that follow elements (those two, and derived keys that a key of every
+  /// element affects) call their handler for one change at a time, in order, and never on two
+  /// threads at once: a change made while another thread delivers to the same observation is
+  /// delivered by that thread, after the one in progress. Each change is stated against the
+  /// ones delivered before it; see <doc:ObservingChanges>.
   ///
   /// - Throws: ``KeyValueError`` naming the problem: a malformed path, an unknown key (with the
-  ///   type, the path so far and a close match), a path that continues after an attribute or
-  ///   through a to-many relationship, an index, an unknown or misplaced operator, or a key
-  ///   that never notifies. Nothing is registered then.
+  ///   type, the path so far and a close match), a path that continues after an attribute, an
+  ///   index, an unknown or misplaced operator, or a key that never notifies. Nothing is
+  ///   registered then.
   public func observe(
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
@@ -96,11 +106,18 @@ extension KeyValueObservable {
     } catch {
       // A key of every element of a to-many relationship: `contents.weight`.
       guard case .throughToMany = error,
-        let (relationship, rest) = try ElementObservation.split(keyPath, in: table)
+        let (relationship, rest) = try ElementPath.split(keyPath, in: table)
       else { throw error }
       return try ElementObservation.start(
         on: self, relationship: relationship, rest: rest, options: options,
         handler: changeHandler)
+    }
+    if hasOperator, case .collect(let op, let right)? = path.components.last {
+      // A collection operator follows the elements: `contents.@sum.weight`.
+      return try AggregateObservation<Self, Any?>.start(
+        on: self, steps: steps, expansion: try DependencyExpansion.branches(for: steps),
+        operator: (op, right?.text, keyPath), options: options, read: { _ in nil },
+        handler: { _, change in changeHandler(change) })
     }
     if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
       // One stored key: a direct record, like a typed one-key observation.
@@ -128,7 +145,13 @@ extension KeyValueObservable {
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
     let last = steps.last!.entry
-    let (branches, wiringFrom) = try DependencyExpansion.branches(for: steps)
+    let (branches, wiringFrom, elementPaths) = try DependencyExpansion.branches(for: steps)
+    if !elementPaths.isEmpty {
+      // A derived key that a key of every element of a to-many relationship affects.
+      return try AggregateObservation.start(
+        on: self, steps: steps, expansion: (branches, wiringFrom, elementPaths), operator: nil,
+        options: options, read: read, handler: handler)
+    }
     let observation = TypedPathObservation(
       root: self, branches: branches, wiringFrom: wiringFrom,
       isExactToMany: last.role == .toMany && !hasOperator, isDerived: last.role == .derived,

@@ -39,6 +39,13 @@ public struct ObservingOptions: OptionSet, Sendable, Hashable {
   public static let initial = ObservingOptions(rawValue: 1 << 2)
   /// An extra notification is sent before each change.
   public static let prior = ObservingOptions(rawValue: 1 << 3)
+
+  /// Internal: the observation also gets a change that was in flight when it was registered
+  /// (past its will-phase, not yet stored), so that a value read right after registering is
+  /// never left stale. Observations that follow elements (``SerialObservation``) ask it for
+  /// what they place while changes go on; everything else keeps Foundation's rule (an
+  /// observer added during a change does not get it).
+  static let takesChangesInFlight = ObservingOptions(rawValue: 1 << 7)
 }
 
 extension ObservingOptions: CustomStringConvertible {

@@ -193,7 +193,8 @@ final class PathLink: Trigger, @unchecked Sendable {
     self.level = level
     self.isLeaf = isLeaf
     super.init(
-      order: observation.order, context: context, keyIndex: key, isTyped: false, options: [])
+      order: observation.order, context: context, keyIndex: key, isTyped: false,
+      options: observation.options.intersection(.takesChangesInFlight))
   }
 
   override var path: (observation: PathObservation, level: Int, isLeaf: Bool)? {

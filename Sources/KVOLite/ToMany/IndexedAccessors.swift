@@ -8,8 +8,25 @@ import Foundation
 /// relationship through `count` and `element` (`boxes.0.weight`, `boxes.@count`, the whole
 /// array); ``KeyValueObservable/mutateToMany(_:forKeyPath:at:elements:)`` changes it through
 /// `insert` and `remove`, notifying observers once per change with the exact indexes, as
-/// Foundation's `mutableArrayValue(forKey:)` does over such accessors. The functions run on the
-/// caller's thread, outside every KVOLite lock; making them thread-safe is the type's business.
+/// Foundation's `mutableArrayValue(forKey:)` does over such accessors.
+///
+/// ## Threads
+///
+/// The accessors are your code, so KVOLite never calls them under a lock of its own; and it
+/// calls them in sequences — the count, then the elements; the count, a check of the indexes,
+/// then `insert` or `remove` — that are right only if nothing else changes the relationship
+/// in between. As with Foundation's accessors, keeping those sequences apart is the owner's
+/// business: a relationship changed from several threads needs every use of it serialized by
+/// its owner — each ``KeyValueObservable/mutateToMany(_:forKeyPath:at:elements:)``, each
+/// key-value read through it, and each registration of an observation through it — for
+/// example under one lock of the type (recursive, if observers read the relationship back).
+/// KVOLite calls the accessors only on the thread of such a call: observers of the
+/// relationship, of a key of its elements (`boxes.weight`) or of an operator over them
+/// (`boxes.@sum.weight`) read it on the thread that changed it, never on a thread that only
+/// changed an element. Under that serialization, the indexes given to `element` and `remove`
+/// are in range, and to `insert` at most the count. (A relationship shared between threads
+/// without it should be an ``Observed`` array: its mutations through
+/// ``KeyValueObservable/mutableArrayValue(for:)`` are atomic.)
 public struct IndexedAccessors<Root: AnyObject, Element: KeyValueObservable> {
   let count: (Root) -> Int
   let element: (Root, Int) -> Element
@@ -17,8 +34,9 @@ public struct IndexedAccessors<Root: AnyObject, Element: KeyValueObservable> {
   let remove: (Root, Int) -> Void
 
   /// The four accessors: Foundation's `countOf…`, `objectIn…AtIndex:`,
-  /// `insertObject:in…AtIndex:` and `removeObjectFrom…AtIndex:`. Indexes given to `element`
-  /// and `remove` are in range, and to `insert` at most the count: KVOLite checks them first.
+  /// `insertObject:in…AtIndex:` and `removeObjectFrom…AtIndex:`. KVOLite checks indexes against
+  /// the count before it calls `element`, `insert` or `remove`, so they are in range as long as
+  /// the owner serializes the relationship's uses (see "Threads" above).
   public init(
     count: @escaping (Root) -> Int, element: @escaping (Root, Int) -> Element,
     insert: @escaping (Root, Element, Int) -> Void, remove: @escaping (Root, Int) -> Void

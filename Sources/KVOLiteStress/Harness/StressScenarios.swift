@@ -5,6 +5,7 @@ enum StressScenarios {
       + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
       + KeyValuePublisherScenarios.all
-      + ElementScenarios.all + DeclarationScenarios.all
+      + ElementScenarios.all + AggregateScenarios.all + IndexedAccessorScenarios.all
+      + DeclarationScenarios.all
   }
 }

@@ -171,4 +171,28 @@ struct DiscoveredKeysTests {
       throws: KeyValueError.notARelationship(key: "author", type: "Magazine", role: .attribute)
     ) { try Magazine().value(forKeyPath: "author.name") }
   }
+
+  @Test("the shelf's derived total follows every book's pages, and the books that come and go")
+  func derivedOverElements() throws {
+    let shelf = Shelf(name: "Sci-fi")
+    let dune = Book(title: "Dune", pages: 412)
+    let log = Log<String>()
+    let total = shelf.observe(\.totalPages, options: [.old, .new]) { _, change in
+      log.append("totalPages \(change.oldValue!) -> \(change.newValue!)")
+    }
+    let sum = try shelf.observe("books.@sum.pages", options: [.new]) { change in
+      log.append("@sum \(change.newValue! ?? "nil")")
+    }
+    shelf.mutableArrayValue(for: \.books).append(dune)
+    dune.pages = 500
+    shelf.mutableArrayValue(for: \.books).append(Book(title: "Solaris", pages: 204))
+    _ = try shelf.mutableArrayValue(for: \.books).remove(at: 0)
+    dune.pages = 1  // no longer on the shelf
+    #expect(
+      log.all == [
+        "totalPages 0 -> 412", "@sum 412", "totalPages 412 -> 500", "@sum 500",
+        "totalPages 500 -> 704", "@sum 704", "totalPages 704 -> 204", "@sum 204",
+      ])
+    _ = (total, sum)
+  }
 }

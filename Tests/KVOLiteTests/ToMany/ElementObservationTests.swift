@@ -82,9 +82,9 @@ struct ElementObservationTests {
     #expect(
       log.all == [
         "setting [] - [1.0]",
-        "insertion [1] [] [2.0]",
+        "insertion [1] - [2.0]",
         "replacement [1] [2.0] [20.0]",
-        "removal [0] [1.0] []",
+        "removal [0] [1.0] -",
         "replacement [0] [20.0] [21.0]",
         "setting [] [21.0] [3.0]",
         "replacement [0] [3.0] [30.0]",
@@ -109,6 +109,129 @@ struct ElementObservationTests {
       throws: KeyValueError.unknownKey(key: "wieght", type: "Box", path: "", suggestion: "weight")
     ) { try Shipment().observe("boxes.wieght") { _ in } }
   }
+
+  @Test(
+    "an element present twice is reported at both of its indexes, in one replacement per change"
+  )
+  func elementPresentTwice() throws {
+    let shipment = Shipment()
+    let (a, b) = (Box(1), Box(2))
+    shipment.boxes = [a, b, a]
+    let log = Log<String>()
+    let token = try shipment.observe("boxes.weight", options: [.old, .new]) {
+      log.append(Self.record($0))
+    }
+    a.weight = 5
+    b.weight = 6
+    try shipment.mutableArrayValue(for: \.boxes).remove(at: 0)
+    a.weight = 7
+    shipment.mutableArrayValue(for: \.boxes).append(a)
+    a.weight = 8
+    #expect(
+      log.all == [
+        "replacement [0,2] [1.0, 1.0] [5.0, 5.0]",
+        "replacement [1] [2.0] [6.0]",
+        "removal [0] [5.0] -",
+        "replacement [1] [5.0] [7.0]",
+        "insertion [2] - [7.0]",
+        "replacement [1,2] [7.0, 7.0] [8.0, 8.0]",
+      ])
+    token.invalidate()
+  }
+
+  @Test(
+    "an element that joins while a change of its key is in flight still gets that change (the value read when it joined was the old one)"
+  )
+  func elementJoiningDuringAChange() throws {
+    let shipment = Shipment()
+    let box = Box(1)
+    let replay = ToManyReplay<Double>()
+    let token = try shipment.observe("boxes.weight", options: [.initial, .old, .new]) {
+      replay.apply($0)
+    }
+    // Inserted from inside the will-phase of a set of its weight: before the value is stored.
+    var joined = false
+    let prior = box.observe(\.weight, options: [.prior]) { _, change in
+      guard change.isPrior, !joined else { return }
+      joined = true
+      shipment.mutableArrayValue(for: \.boxes).append(box)
+    }
+    box.weight = 5
+    #expect(replay.problems == [])
+    #expect(replay.elements == [5])
+    _ = (token, prior)
+  }
+
+  @Test("an observer that invalidates its token inside a delivery gets nothing more")
+  func invalidateInsideDelivery() throws {
+    let shipment = Shipment()
+    let box = Box(1)
+    shipment.boxes = [box, box]
+    var count = 0
+    var token: ObservationToken?
+    token = try shipment.observe("boxes.weight") { _ in
+      count += 1
+      token?.invalidate()
+      box.weight += 1  // a change made inside the delivery, after the invalidation
+    }
+    box.weight = 2
+    shipment.mutableArrayValue(for: \.boxes).append(Box(3))
+    #expect(count == 1)
+    #expect(box.observationRegistrar.triggerCount == 0)
+    #expect(shipment.observationRegistrar.triggerCount == 0)
+  }
+
+  @Test(
+    "under concurrent inserts, removes, replacements and sets of elements, the changes rebuild the model exactly"
+  )
+  func concurrentChangesRebuildTheModel() throws {
+    for round in 0..<Self.rounds {
+      let shipment = Shipment()
+      let pool = (0..<6).map { Box(Double($0)) }
+      shipment.boxes = [pool[0], pool[1], pool[0]]
+      let replay = ToManyReplay<Double>()
+      let token = try shipment.observe("boxes.weight", options: [.initial, .old, .new]) {
+        replay.apply($0)
+      }
+      let late = Counter()
+      let ended = Locked(false)
+      let other = try shipment.observe("boxes.weight") { _ in
+        if ended.withLock({ $0 }) { late.increment() }
+      }
+      race(workers: 4) { worker in
+        let boxes = shipment.mutableArrayValue(for: \.boxes)
+        for index in 0..<Self.operations {
+          switch worker {
+          case 0, 1: pool[(index + worker) % pool.count].weight = Double(index * 10 + worker)
+          case 2:
+            // Appends of pooled boxes put some boxes in the relationship twice.
+            if index % 2 == 0 {
+              boxes.append(pool[index % pool.count])
+            } else {
+              _ = try? boxes.remove(at: 0)
+            }
+          default:
+            if index == Self.operations / 2 {
+              other.invalidate()
+              ended.withLock { $0 = true }
+            }
+            if index % 16 == 0 {
+              shipment.boxes = Array(pool.shuffled().prefix(3))
+            } else {
+              try? boxes.replace(at: 0, with: pool[index % pool.count])
+            }
+          }
+        }
+      }
+      #expect(replay.problems == [], "round \(round)")
+      #expect(replay.elements == shipment.boxes.map(\.weight), "round \(round)")
+      #expect(late.count == 0, "round \(round)")
+      token.invalidate()
+    }
+  }
+
+  static let rounds = 20
+  static let operations = 300
 
   @Test("releasing the observed object ends every element observation, as it ends its own")
   func lifetimes() throws {

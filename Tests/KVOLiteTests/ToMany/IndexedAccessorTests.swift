@@ -33,6 +33,76 @@ private final class Van: KeyValueObservable, @unchecked Sendable {
   var load: Double { storage.reduce(0) { $0 + $1.weight } }
 }
 
+/// A parcel that compares by identity, so that a replay of the relationship can compare
+/// elements.
+private final class Crate: KeyValueObservable, Equatable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<Crate> = [.attribute("weight", \.weight)]
+  @Observed var weight: Double
+  init(_ weight: Double) { self.weight = weight }
+  static func == (a: Crate, b: Crate) -> Bool { a === b }
+}
+
+/// A truck shared between threads: its owner serializes every use of the relationship with its
+/// lock, as ``IndexedAccessors`` asks, and its accessors count the calls made without it or
+/// with an index out of range (an Array would trap on those).
+private final class Truck: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<Truck> = [
+    .toMany(
+      "crates",
+      accessors: IndexedAccessors(
+        count: { $0.checked { $0.storage.count } },
+        element: { truck, index in
+          truck.checked { $0.storage.indices.contains(index) ? $0.storage[index] : Crate(-1) }
+        },
+        insert: { truck, crate, index in
+          truck.checked {
+            if index <= $0.storage.count {
+              $0.storage.insert(crate, at: index)
+            } else {
+              $0.misuse += 1
+            }
+          }
+        },
+        remove: { truck, index in
+          truck.checked {
+            if $0.storage.indices.contains(index) {
+              $0.storage.remove(at: index)
+            } else {
+              $0.misuse += 1
+            }
+          }
+        })),
+    .derived("load", \.load, affectedBy: ["crates.weight"]),
+  ]
+  let lock = NSRecursiveLock()
+  /// The thread holding `lock`, and how many times.
+  private var holder: (thread: pthread_t, depth: Int)?
+  var storage: [Crate] = []
+  /// Accessor calls made without the lock or with an index out of range.
+  var misuse = 0
+  var load: Double { withLock { $0.storage.reduce(0) { $0 + $1.weight } } }
+
+  func withLock<Result>(_ body: (Truck) throws -> Result) rethrows -> Result {
+    lock.lock()
+    holder = (pthread_self(), (holder?.depth ?? 0) + 1)
+    defer {
+      holder = holder!.depth == 1 ? nil : (holder!.thread, holder!.depth - 1)
+      lock.unlock()
+    }
+    return try body(self)
+  }
+
+  private func checked<Result>(_ body: (Truck) -> Result) -> Result {
+    // Read without the lock only to tell whether this thread holds it.
+    lock.lock()
+    defer { lock.unlock() }
+    if holder.map({ pthread_equal($0.thread, pthread_self()) == 0 }) ?? true { misuse += 1 }
+    return body(self)
+  }
+}
+
 @Suite("To-many relationships kept by indexed accessors")
 struct IndexedAccessorTests {
   @Test("key-value coding reads through the accessors: the array, an index, @count, operators")
@@ -111,5 +181,67 @@ struct IndexedAccessorTests {
     ) { try van.setValue([Parcel(1)], forKey: "parcels") }
     #expect(van.storage.count == 1 && notified == 0)
     _ = token
+  }
+
+  @Test(
+    "changed from several threads under its owner's lock, accessors see only in-range indexes, never outside the lock, and every observer's changes rebuild the model"
+  )
+  func concurrentMutationsUnderTheOwnersLock() throws {
+    for round in 0..<20 {
+      let truck = Truck()
+      let pool = (0..<5).map { Crate(Double($0)) }
+      let exact = ToManyReplay<Crate>()
+      let weights = ToManyReplay<Double>()
+      let loads = Locked<Double?>(nil)
+      let sums = Locked<Double?>(nil)
+      let tokens = try truck.withLock { truck in
+        truck.storage = [pool[0], pool[0]]
+        return [
+          try truck.observe("crates", options: [.initial, .old, .new]) { exact.apply($0) },
+          try truck.observe("crates.weight", options: [.initial, .old, .new]) {
+            weights.apply($0)
+          },
+          try truck.observe("crates.@sum.weight", options: [.initial, .new]) { change in
+            sums.withLock { $0 = change.newValue as? Double }
+          },
+          truck.observe(\.load, options: [.initial, .new]) { _, change in
+            loads.withLock { $0 = change.newValue }
+          },
+        ]
+      }
+      race(workers: 4) { worker in
+        for index in 0..<300 {
+          switch worker {
+          case 0, 1:
+            truck.withLock { truck in
+              let count = truck.storage.count
+              if worker == 0 || count == 0 {
+                try? truck.mutateToMany(
+                  .insertion, forKeyPath: "crates", at: [index % (count + 1)],
+                  elements: [pool[index % pool.count]])
+              } else {
+                try? truck.mutateToMany(.removal, forKeyPath: "crates", at: [index % count])
+              }
+            }
+          case 2:
+            truck.withLock { truck in
+              guard !truck.storage.isEmpty else { return }
+              try? truck.mutateToMany(
+                .replacement, forKeyPath: "crates", at: [0], elements: [pool[index % pool.count]])
+            }
+          default: pool[index % pool.count].weight = Double(index)
+          }
+        }
+      }
+      truck.withLock { truck in
+        #expect(truck.misuse == 0, "round \(round)")
+        #expect(exact.problems == [] && exact.elements == truck.storage, "round \(round)")
+        #expect(weights.problems == [], "round \(round)")
+        #expect(weights.elements == truck.storage.map(\.weight), "round \(round)")
+        #expect(sums.withLock { $0 } == truck.load, "round \(round)")
+        #expect(loads.withLock { $0 } == truck.load, "round \(round)")
+      }
+      _ = tokens
+    }
   }
 }

@@ -124,5 +124,34 @@ extension ChangeFrame {
         direct(trigger)
       }
     }
+    if triggersTakingChangesInFlight.load(ordering: .relaxed) > 0 {
+      walkLate(object, direct: direct, keyNew: keyNew)
+    }
+  }
+
+  /// Delivers the change to the triggers registered since its will-phase that take changes
+  /// in flight: they were registered, and their observation read the value, before this change
+  /// stored it. (An observation that follows elements places them while changes go on; without
+  /// this, such a change would leave the value it read stale.)
+  private func walkLate(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
+    guard let owner = object as? any KeyValueObservable,
+      let context = owner.observationRegistrar.existingContext,
+      // Counted as a delivery of it: it does not change while it is read, and ending one of
+      // its triggers waits for this delivery.
+      let current = context.beginDeliveryOfCurrentList(key: list.keyIndex)
+    else { return }
+    defer { context.endDelivery(current) }
+    guard current !== list else { return }
+    current.forEachTrigger { trigger in
+      guard trigger.takesChangesInFlight, trigger.isActive,
+        !triggers.contains(where: { $0 === trigger })
+      else { return }
+      if let (observation, _, isLeaf) = trigger.path {
+        observation.didChange(
+          isLeaf: isLeaf, kind: kind, indexes: indexes, old: nil, keyNew: keyNew())
+      } else {
+        direct(trigger)
+      }
+    }
   }
 }

@@ -161,6 +161,16 @@ final class RegistrarContext: @unchecked Sendable {
     lock.withLock { state.lists[index] }
   }
 
+  /// The list of key `index` now, counted as iterated by one more delivery (so that it does
+  /// not change while it is read); end the delivery with ``endDelivery(_:)``.
+  func beginDeliveryOfCurrentList(key index: Int) -> ObserverList? {
+    withState { state in
+      guard let list = state.lists[index] else { return nil }
+      state.hold(list)
+      return list
+    }
+  }
+
   /// Runs `body`, which delivers from `list` (current or not), counted as a delivery of it.
   func whileDelivering<Result>(_ list: ObserverList, _ body: () -> Result) -> Result {
     withState { $0.hold(list) }

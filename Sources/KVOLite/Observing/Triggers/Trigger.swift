@@ -22,6 +22,9 @@ class Trigger: Observation, @unchecked Sendable {
   /// object or the registrar), and the key there.
   final let context: RegistrarContext
   final let keyIndex: Int
+  /// Gets a change in flight when it was registered (see
+  /// ``ObservingOptions/takesChangesInFlight`` and ``ChangeFrame``).
+  final let takesChangesInFlight: Bool
 
   init(
     order: UInt64, context: RegistrarContext, keyIndex: Int, isTyped: Bool,
@@ -34,6 +37,14 @@ class Trigger: Observation, @unchecked Sendable {
     wantsOld = options.contains(.old)
     wantsNew = options.contains(.new)
     wantsPrior = options.contains(.prior)
+    takesChangesInFlight = options.contains(.takesChangesInFlight)
+    // Counted before the trigger is added to a list: a change that stores after the addition
+    // (under the property lock the addition took) sees the count.
+    if takesChangesInFlight { triggersTakingChangesInFlight.add(1, ordering: .relaxed) }
+  }
+
+  deinit {
+    if takesChangesInFlight { triggersTakingChangesInFlight.subtract(1, ordering: .relaxed) }
   }
 
   @inlinable final var isActive: Bool { active.load(ordering: .acquiring) }
@@ -56,6 +67,10 @@ class Trigger: Observation, @unchecked Sendable {
     isPrior: Bool
   ) {}
 }
+
+/// How many triggers that take changes in flight exist: while there are none, a change's
+/// did-phase does not look for any.
+let triggersTakingChangesInFlight = Atomic<Int>(0)
 
 /// A trigger that takes a change of a key whose value type is `Value` as it is, unboxed: a
 /// direct observation of the key, or the leaf link of a typed chain ending in the key.
