@@ -28,7 +28,8 @@ let package = Package(
     .executable(name: "kvolite-stress", targets: ["KVOLiteStress"]),
   ],
   targets: [
-    .target(name: "KVOLiteLocking"),
+    .target(name: "KVOLiteLockPrimitive"),
+    .target(name: "KVOLiteLocking", dependencies: ["KVOLiteLockPrimitive"]),
     .target(name: "KVOLite", dependencies: ["KVOLiteLocking"]),
     .target(name: "KVOLiteCombine", dependencies: ["KVOLiteLocking"]),
     .target(name: "KVOLiteCombineFoundation", dependencies: ["KVOLiteCombine", "KVOLiteLocking"]),

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import KVOLiteLockPrimitive
 
 /// Counts, per thread, the deliveries in progress: KVOLite calling an observation's handler,
 /// or a subscriber with a delivery lock (``RecursiveLock``) held.
@@ -19,7 +13,7 @@
 @usableFromInline
 package enum DeliveryScope {
   /// Enters a delivery on the calling thread; pass the result to ``leave(_:)``.
-  @usableFromInline
+  @inlinable @inline(__always)
   package static func enter() -> UnsafeMutablePointer<Int> {
     let depth = current
     depth.pointee += 1
@@ -27,7 +21,7 @@ package enum DeliveryScope {
   }
 
   /// Leaves the delivery that ``enter()`` entered.
-  @usableFromInline
+  @inlinable @inline(__always)
   package static func leave(_ depth: UnsafeMutablePointer<Int>) {
     depth.pointee -= 1
   }
@@ -41,29 +35,10 @@ package enum DeliveryScope {
   }
 
   /// Whether the calling thread is inside a delivery.
-  package static var isDelivering: Bool {
-    guard let existing = pthread_getspecific(key) else { return false }
-    return existing.assumingMemoryBound(to: Int.self).pointee > 0
-  }
+  package static var isDelivering: Bool { current.pointee > 0 }
 
-  /// The calling thread's count: a block allocated on the thread's first delivery and freed
-  /// when the thread exits, reached through a POSIX key (Swift has no thread-local variables).
-  private static var current: UnsafeMutablePointer<Int> {
-    if let existing = pthread_getspecific(key) {
-      return existing.assumingMemoryBound(to: Int.self)
-    }
-    let depth = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-    depth.initialize(to: 0)
-    pthread_setspecific(key, depth)
-    return depth
-  }
-
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key) { depth in
-      depth?.deallocate()
-    }
-    precondition(status == 0, "KVOLite: cannot create its thread-local key (error \(status))")
-    return key
-  }()
+  /// The calling thread's count: a C thread-local word, whose address also identifies the
+  /// thread (``RecursiveLock`` uses it as its owner).
+  @inlinable
+  package static var current: UnsafeMutablePointer<Int> { kvolite_delivery_depth() }
 }

@@ -1,29 +1,24 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import KVOLiteLockPrimitive
 
-/// KVOLite's lock, shared by its modules: the platform's mutex (`pthread_mutex_t`, `os_unfair_lock` on Apple
-/// platforms), allocated once so that it never moves.
+/// KVOLite's lock, shared by its modules: one word (`kvolite_lock_t`, a futex mutex on Linux,
+/// `os_unfair_lock` on Apple platforms; see `KVOLiteLockPrimitive`), allocated once so that it
+/// never moves.
 ///
-/// Why the platform's mutex and not a lock built on `Synchronization`'s atomics: locking and
-/// unlocking are calls into the C library, which the optimizer cannot see into, so it must
-/// assume that they may release any object. It therefore never moves a retain of a value read
-/// under the lock to after the unlock (where another thread may already have released the
-/// value). With an inlined atomic store as the unlock, release builds did exactly that, and a
-/// get racing a set read freed memory. The thread sanitizer also knows these calls, which it
-/// does not for `Synchronization.Mutex` (its slow path lives in the uninstrumented toolchain
-/// library).
+/// Why a lock whose acquire and release are calls into C, and not one built on
+/// `Synchronization`'s atomics: the optimizer cannot see into those calls, so it must assume
+/// that they may release any object. It therefore never moves a retain of a value read under
+/// the lock to after the unlock (where another thread may already have released the value).
+/// With an inlined atomic store as the unlock, release builds did exactly that, and a get
+/// racing a set read freed memory. The thread sanitizer sees the atomic operations inside the
+/// calls (the C target is built with it), which it does not for `Synchronization.Mutex` (its
+/// slow path lives in the uninstrumented toolchain library).
 ///
 /// The rule for every lock in KVOLite: a critical section copies or swaps state and returns;
 /// it never calls out (handlers, getters, user closures, `==`, a `deinit` through a release).
 /// What it replaced is released after unlocking.
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
-  // @unchecked: the mutex is the synchronization.
+  // @unchecked: the lock is the synchronization.
   @usableFromInline package let mutex: UnsafeMutablePointer<LockPrimitive>
 
   @usableFromInline package init() {
@@ -32,7 +27,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   }
 
   deinit {
-    mutex.destroyLock()
+    mutex.deinitialize(count: 1)
     mutex.deallocate()
   }
 
@@ -52,51 +47,36 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   }
 }
 
-#if canImport(Darwin)
-  /// The platform's mutex.
-  @usableFromInline package typealias LockPrimitive = os_unfair_lock
-#else
-  /// The platform's mutex.
-  @usableFromInline package typealias LockPrimitive = pthread_mutex_t
-#endif
+/// The lock's word: zero when unlocked.
+@usableFromInline package typealias LockPrimitive = kvolite_lock_t
 
 extension UnsafeMutablePointer where Pointee == LockPrimitive {
-  /// Initializes the mutex at this (allocated, uninitialized) address.
+  /// Initializes the lock at this (allocated, uninitialized) address, unlocked.
   @usableFromInline
   package func initializeLock() {
-    #if canImport(Darwin)
-      initialize(to: os_unfair_lock())
-    #else
-      let status = pthread_mutex_init(self, nil)
-      precondition(status == 0, "KVOLite: pthread_mutex_init failed (\(status))")
-    #endif
-  }
-
-  /// Destroys the mutex, which must be unlocked.
-  @usableFromInline
-  package func destroyLock() {
-    #if canImport(Darwin)
-      deinitialize(count: 1)
-    #else
-      pthread_mutex_destroy(self)
-    #endif
+    initialize(to: kvolite_lock_t(state: 0))
   }
 
   @inlinable @inline(__always)
   package func acquire() {
-    #if canImport(Darwin)
-      os_unfair_lock_lock(self)
-    #else
-      pthread_mutex_lock(self)
-    #endif
+    kvolite_lock_acquire(self)
   }
 
   @inlinable @inline(__always)
   package func release() {
-    #if canImport(Darwin)
-      os_unfair_lock_unlock(self)
-    #else
-      pthread_mutex_unlock(self)
-    #endif
+    kvolite_lock_release(self)
+  }
+}
+
+/// The table of property locks: `count` locks, 64 bytes apart, unlocked when the program
+/// starts (a C global, so finding it costs no lazy initialization).
+@usableFromInline
+package enum PropertyLockTable {
+  /// How many locks the table holds.
+  @inlinable package static var count: Int { Int(KVOLITE_PROPERTY_LOCK_COUNT) }
+
+  /// The table's first lock.
+  @inlinable package static var base: UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(kvolite_property_lock_table())
   }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Synchronization
 
 /// A sleeping lock that the thread holding it may take again: what a subject holds while it
 /// delivers to one subscriber, so that concurrent sends reach that subscriber one at a time (as
@@ -15,33 +9,45 @@
 /// calls is its purpose. Take it before, never while holding, the subscription's state lock.
 @usableFromInline
 package final class RecursiveLock: @unchecked Sendable {
-  // @unchecked: the mutex is the synchronization.
-  @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  // @unchecked: `mutex` is the synchronization; `owner` is atomic; `depth` is touched only by
+  // the thread that holds `mutex` (so its accesses are not checked for exclusivity at run time).
+  @usableFromInline package let mutex: UnsafeMutablePointer<LockPrimitive>
+  /// The thread that holds the lock (the address of its delivery count), or 0. Only the owner
+  /// stores its own identity, so a thread that reads its own there holds the lock.
+  @usableFromInline package let owner = Atomic<UInt>(0)
+  /// How many times the owner took the lock.
+  @exclusivity(unchecked) @usableFromInline package var depth = 0
 
   @usableFromInline package init() {
     mutex = .allocate(capacity: 1)
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-    pthread_mutex_init(mutex, &attributes)
-    pthread_mutexattr_destroy(&attributes)
+    mutex.initializeLock()
   }
 
   deinit {
-    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
     mutex.deallocate()
   }
 
-  /// Runs `body` with the lock held; `body` may call out, and may take the lock again. The
-  /// thread counts as delivering meanwhile (``DeliveryScope``): a delivery on another thread
-  /// may be waiting for this lock, so a cancellation made in `body` must not wait for it.
+  /// Runs `body` with the lock held, counted as a delivery (see ``DeliveryScope``): a
+  /// cancellation inside it does not wait for deliveries on other threads.
   @inlinable
   package func withLock<R>(_ body: () throws -> R) rethrows -> R {
-    pthread_mutex_lock(mutex)
-    let scope = DeliveryScope.enter()
+    let thread = DeliveryScope.enter()
+    let me = UInt(bitPattern: thread)
+    if owner.load(ordering: .relaxed) == me {
+      depth += 1
+    } else {
+      mutex.acquire()
+      owner.store(me, ordering: .relaxed)
+      depth = 1
+    }
     defer {
-      DeliveryScope.leave(scope)
-      pthread_mutex_unlock(mutex)
+      depth -= 1
+      if depth == 0 {
+        owner.store(0, ordering: .relaxed)
+        mutex.release()
+      }
+      DeliveryScope.leave(thread)
     }
     return try body()
   }

@@ -1,30 +1,19 @@
 import KVOLiteLocking
 
 /// The lock that guards the ``Observed`` properties of an object: one of a fixed table of
-/// platform mutexes (see ``Lock``), chosen by the object's address.
+/// locks (see ``Lock`` and `PropertyLockTable`), chosen by the object's address.
 ///
 /// An object's properties are reached through key-path projections, and a projection that
 /// yields a property's address is an exclusive (modify) access in Swift's model: two threads
 /// must never make it at once. So the lock has to be found *before* the property is touched,
 /// from the object's address alone; a lock per object would need a field of its own that
-/// cannot be reached without such an access. A table of 1,024 mutexes, each on its own cache
+/// cannot be reached without such an access. A table of 1,024 locks, each on its own cache
 /// line, hashed by address, gives every object a lock that costs nothing to find. Objects that
 /// share a lock only wait for each other's few instructions: no critical section calls out,
 /// and none takes a second property lock (two objects may share one), so handlers, getters
 /// and releases run after unlocking.
 @usableFromInline
 struct PropertyLock {
-  @usableFromInline static let count = 1024
-  /// The table: `count` mutexes, 64 bytes apart. Never freed.
-  @usableFromInline nonisolated(unsafe) static let table: UnsafeMutableRawPointer = {
-    precondition(MemoryLayout<LockPrimitive>.size <= 64)
-    let table = UnsafeMutableRawPointer.allocate(byteCount: count * 64, alignment: 64)
-    for index in 0..<count {
-      (table + index * 64).bindMemory(to: LockPrimitive.self, capacity: 1).initializeLock()
-    }
-    return table
-  }()
-
   @usableFromInline let mutex: UnsafeMutablePointer<LockPrimitive>
 
   /// The lock of the object at `address`.
@@ -33,7 +22,7 @@ struct PropertyLock {
     // Objects are 16-byte aligned; a multiplicative hash spreads neighbours over the table.
     let hash = (UInt(bitPattern: address) >> 4) &* 0x9E37_79B9_7F4A_7C15
     let index = Int(truncatingIfNeeded: hash >> (UInt.bitWidth - 10))
-    mutex = (PropertyLock.table + index &* 64).assumingMemoryBound(to: LockPrimitive.self)
+    mutex = (PropertyLockTable.base + index &* 64).assumingMemoryBound(to: LockPrimitive.self)
   }
 
   @inlinable @inline(__always)

@@ -1,0 +1,51 @@
+#ifndef KVOLITE_LOCK_PRIMITIVE_H
+#define KVOLITE_LOCK_PRIMITIVE_H
+
+#include <stdint.h>
+
+/// KVOLite's one lock: a mutual-exclusion lock of one 32-bit word, all zero when unlocked
+/// (so zeroed memory is an unlocked lock, and a lock needs no destruction).
+///
+/// On Linux (and Android) it is a futex mutex (Drepper's "Futexes Are Tricky", mutex 3): an
+/// uncontended lock or unlock is one atomic exchange, a contended one sleeps in the kernel. On
+/// Apple's platforms it is `os_unfair_lock`. Acquiring has acquire ordering, releasing release
+/// ordering, so everything written before a release is seen after the next acquire.
+///
+/// The functions are compiled here, in C, and never inlined into Swift: to the Swift optimizer
+/// a lock and an unlock are calls that may do anything, so it never moves a retain or release
+/// of a value copied under the lock to the other side of the unlock (see the Internals
+/// article). The thread sanitizer sees their atomic operations.
+typedef struct {
+  uint32_t state;
+} kvolite_lock_t;
+
+/// One lock on its own cache line, for the table of property locks.
+typedef struct {
+  kvolite_lock_t lock;
+  char padding[60];
+} kvolite_padded_lock_t;
+
+/// Acquires `lock`, waiting while another thread holds it. Not recursive.
+void kvolite_lock_acquire(kvolite_lock_t *lock);
+
+/// Releases `lock`, which this thread holds.
+void kvolite_lock_release(kvolite_lock_t *lock);
+
+/// The number of property locks: a power of two.
+#define KVOLITE_PROPERTY_LOCK_COUNT 1024
+
+/// The table of property locks, zeroed (unlocked) when the program starts.
+extern kvolite_padded_lock_t kvolite_property_locks[KVOLITE_PROPERTY_LOCK_COUNT];
+
+/// The table's address: a constant once inlined.
+static inline kvolite_padded_lock_t *kvolite_property_lock_table(void) {
+  return kvolite_property_locks;
+}
+
+/// This thread's depth of deliveries (see `DeliveryScope`): a thread-local word.
+extern _Thread_local intptr_t kvolite_delivery_depth_storage;
+
+/// This thread's depth of deliveries; its address identifies the thread while it lives.
+static inline intptr_t *kvolite_delivery_depth(void) { return &kvolite_delivery_depth_storage; }
+
+#endif
