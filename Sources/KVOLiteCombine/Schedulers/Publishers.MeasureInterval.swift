@@ -85,7 +85,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.withLock { status.subscription }?.request(demand)
   }
 

@@ -80,7 +80,6 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     guard let subscription = lock.withLock({ status.subscription }) else { return }
     schedule { subscription.request(demand) }
   }

@@ -148,7 +148,6 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.withLock { if status.isSubscribed { demand += newDemand } }
   }
 

@@ -175,7 +175,6 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     let (subscription, restart) = lock.withLock { () -> ((any Subscription)?, Int?) in
       guard let subscription = status.subscription else { return (nil, nil) }
       guard !requested else { return (subscription, nil) }

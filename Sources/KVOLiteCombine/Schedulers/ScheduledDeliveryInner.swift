@@ -74,7 +74,6 @@ final class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.withLock { status.subscription }?.request(demand)
   }
 

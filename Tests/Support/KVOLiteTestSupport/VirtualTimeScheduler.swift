@@ -12,7 +12,7 @@ import KVOLiteCombine
 /// thread.
 public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
   // @unchecked: used from one thread, as documented.
-  public struct SchedulerTimeType: Strideable, Hashable, CustomStringConvertible {
+  public struct SchedulerTimeType: Strideable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int
 
     public func distance(to other: SchedulerTimeType) -> Stride {
@@ -23,7 +23,9 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     }
     public var description: String { "t\(nanoseconds)" }
 
-    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable {
+    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
+      Sendable
+    {
       public var magnitude: Int
       public init(_ magnitude: Int) { self.magnitude = magnitude }
       public init(integerLiteral value: Int) { magnitude = value }
