@@ -111,6 +111,10 @@ public final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>:
   public private(set) var subscriberDescription: String?
   /// The subscriber's mirror's children, as `label: value` text.
   public private(set) var subscriberMirror: [String] = []
+  /// The subscriber it got, as it got it.
+  public private(set) var subscriber: Any?
+  /// The subscriber, when it is also a subscription (an operator's inner object).
+  public var subscriberAsSubscription: (any Subscription)? { subscriber as? any Subscription }
 
   public init(history: Log<Event<Value>>, subscribesAtOnce: Bool = true) {
     self.history = history
@@ -122,6 +126,7 @@ public final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>:
     sendValue = subscriber.receive
     sendCompletion = subscriber.receive(completion:)
     sendSubscriptionTo = subscriber.receive(subscription:)
+    self.subscriber = subscriber
     subscriberDescription = String(describing: subscriber)
     subscriberMirror = Mirror(reflecting: subscriber).children.map {
       "\($0.label ?? ""): \($0.value)"
@@ -139,11 +144,13 @@ public final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>:
     sendValue = nil
     sendCompletion = nil
     sendSubscriptionTo = nil
+    subscriber = nil
   }
 
-  /// Sends a value and returns the demand the subscriber answered with.
+  /// Sends a value and returns the demand the subscriber answered with (`.none` before any
+  /// subscriber).
   @discardableResult
-  public func send(_ value: Value) -> Subscribers.Demand { sendValue!(value) }
+  public func send(_ value: Value) -> Subscribers.Demand { sendValue?(value) ?? .none }
 
-  public func send(completion: Subscribers.Completion<Failure>) { sendCompletion!(completion) }
+  public func send(completion: Subscribers.Completion<Failure>) { sendCompletion?(completion) }
 }
