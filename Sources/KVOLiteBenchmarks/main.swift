@@ -44,6 +44,13 @@ if filter.map({ "C2 100,000 observers".contains($0) }) ?? true {
       + "\(Report.format1(register)) ms / \(Report.format1(invalidate)) ms | — | — | well under 1 s each |"
   )
 }
+if filter.map({ "S  100,000 subject sinks".contains($0) }) ?? true {
+  let (subscribe, cancel) = SubjectScaleWorkload.run(rounds: quick ? 3 : 5)
+  print(
+    "| S  100,000 subject sinks: subscribe all / cancel all in random order | KVOLite | "
+      + "\(Report.format1(subscribe)) ms / \(Report.format1(cancel)) ms | — | — | well under 1 s each |"
+  )
+}
 if filter.map({ "R  package-editor".contains($0) }) ?? true {
   switch EditorWorkload.run() {
   case .success(let seconds):

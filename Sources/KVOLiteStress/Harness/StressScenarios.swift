@@ -2,6 +2,8 @@
 enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
-      + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all + ElementScenarios.all
+      + SubjectScenarios.all + SubjectScaleScenarios.all + OperatorScenarios.all
+      + SequencingScenarios.all
+      + BindingScenarios.all + ElementScenarios.all
   }
 }
