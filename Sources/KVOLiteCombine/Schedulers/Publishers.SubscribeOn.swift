@@ -37,7 +37,9 @@ extension Publishers {
   }
 }
 
-/// The subscription of `subscribe(on:)`.
+/// The subscription of `subscribe(on:)`, with Combine's state machine: requests (`.none` too)
+/// and the cancel are scheduled, each action keeping this object alive until it runs; a cancel
+/// before the subscription does nothing. Thread-safe: one state behind one lock.
 private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -81,17 +83,18 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
 
   func request(_ demand: Subscribers.Demand) {
     guard let subscription = lock.withLock({ status.subscription }) else { return }
-    schedule { subscription.request(demand) }
+    schedule { withExtendedLifetime(self) { subscription.request(demand) } }
   }
 
   func cancel() {
     let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer { status = .terminal }
-      return (status.subscription, self.downstream.take())
+      guard let subscription = status.subscription else { return (nil, nil) }
+      status = .terminal
+      return (subscription, self.downstream.take())
     }
-    _ = downstream
+    withExtendedLifetime(downstream) {}
     guard let subscription else { return }
-    schedule { subscription.cancel() }
+    schedule { withExtendedLifetime(self) { subscription.cancel() } }
   }
 
   var description: String { "SubscribeOn" }
