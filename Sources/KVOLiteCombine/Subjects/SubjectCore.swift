@@ -10,8 +10,7 @@ import KVOLiteLocking
 /// replaced: a send iterates the array it copied (one retain) under the lock, so a
 /// subscription or a cancel on another thread never changes what a send in flight iterates. A
 /// cancelled conduit is not searched for: it stays in the array, ended (a send skips it), and is
-/// only counted; once ended conduits are half the array, the array is replaced by one with the
-/// live conduits only. Each cancel costs O(1) amortized, so cancelling n subscriptions in any
+/// only counted; once ended conduits are half the array, they are removed from it. Each cancel costs O(1) amortized, so cancelling n subscriptions in any
 /// order costs O(n) (it was O(n²): each cancel searched the array and shifted its tail). The
 /// compaction asks each conduit whether it is live under the conduit's lock, with this lock
 /// held: the one place the two nest, in this order (a conduit never takes this lock while it
@@ -129,18 +128,21 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   }
 
   /// A conduit was cancelled: counts it, and drops the ended conduits once they are half of
-  /// the list (the dropped ones are released after unlocking).
+  /// the list.
+  ///
+  /// In place when no send iterates the list (otherwise the array is copied first): a large
+  /// allocation on every compaction made the allocator consolidate every small block freed by
+  /// the cancels so far. An ended conduit holds nothing of its subscriber's or the subject's
+  /// (see ``SubjectConduit``), so dropping it here, with the lock held, runs no code but
+  /// KVOLite's freeing its own memory.
   @usableFromInline func noteEnded() {
-    let replaced = lock.withLock { () -> ContiguousArray<SubjectConduitBase<Output, Failure>>? in
-      guard completion == nil else { return nil }
+    lock.withLock {
+      guard completion == nil else { return }
       ended += 1
-      guard conduits.count >= 16, ended * 2 > conduits.count else { return nil }
-      let old = conduits
-      conduits = old.filter(\.isLive)
+      guard conduits.count >= 16, ended * 2 > conduits.count else { return }
+      conduits.removeAll { !$0.isLive }
       ended = 0
-      return old
     }
-    withExtendedLifetime(replaced) {}
   }
 
   /// Cancels the upstream subscriptions: the subject is being released.
