@@ -81,10 +81,12 @@ public final class TrackingSubscriber<Value: Equatable & Sendable, Failure: Erro
   }
 }
 
-/// A subscription that records the requests and cancellations it receives.
+/// A subscription that records the requests and cancellations it receives; it describes itself
+/// as "CustomSubscription".
 public final class CustomSubscription<Value: Equatable & Sendable>: Subscription,
-  @unchecked Sendable
+  CustomStringConvertible, @unchecked Sendable
 {
+  public var description: String { "CustomSubscription" }
   public let history: Log<Event<Value>>
   public init(history: Log<Event<Value>>) { self.history = history }
   public func request(_ demand: Subscribers.Demand) { history.append(.requested(demand)) }
