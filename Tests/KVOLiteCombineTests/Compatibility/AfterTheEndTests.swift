@@ -79,4 +79,51 @@ struct AfterTheEndTests {
     #expect(released.count == 1)
     #expect(upstream.send(1) == .none)
   }
+
+  @Test("flatMap hands on a child's value that comes after a cancel, within the demand")
+  func flatMapAfterCancel() {
+    let child = CustomPublisher<Int, Never>(history: Log())
+    let outer = CustomPublisher<Int, Never>(history: Log())
+    let subscriber = TrackingSubscriber<Int, Never>()
+    outer.flatMap { _ in child }.subscribe(subscriber)
+    #expect(outer.send(0) == .none)
+    subscriber.subscription?.cancel()
+    #expect(child.send(7) == .none)
+    #expect(subscriber.events == [.subscription, .value(7)])
+  }
+
+  @Test("buffer takes values after upstream's .finished and delivers them before finishing")
+  func bufferAfterFinished() {
+    let (upstream, history, subscriber) = Self.attach {
+      $0.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest)
+    }
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(TestError()))
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(subscriber.events == [.subscription])
+    subscriber.subscription?.request(.max(2))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+    subscriber.subscription?.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .finished])
+    #expect(history.all == [.requested(.unlimited)])
+  }
+
+  @Test("buffer keeps neither the upstream publisher nor, after its completion, the subscriber")
+  func bufferLifetimes() {
+    weak var publisher: CustomPublisher<Int, TestError>?
+    let released = Counter()
+    for completion in [Subscribers.Completion<TestError>.finished, .failure(TestError())] {
+      do {
+        let upstream = CustomPublisher<Int, TestError>(history: Log())
+        publisher = upstream
+        let subscriber = TrackingSubscriber<Int, TestError>(onDeinit: { released.increment() })
+        upstream.buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(completion: completion)
+        upstream.release()
+      }
+      #expect(publisher == nil)
+    }
+    #expect(released.count == 2)
+  }
 }

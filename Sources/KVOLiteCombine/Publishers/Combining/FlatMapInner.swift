@@ -2,9 +2,10 @@ import KVOLiteLocking
 
 /// The subscription of `flatMap`: one state behind `lock`; deliveries to downstream are
 /// serialized by `delivery` (a recursive lock, so that downstream may request from inside its
-/// `receive`), which also covers the check that the subscription is live, so no value follows
-/// the completion. Nothing is called with `lock` held. Downstream and the transform are let go
-/// of when the subscription ends.
+/// `receive`). Nothing is called with `lock` held. Downstream and the transform are let go of
+/// when the subscription ends; as in Combine, a child's value that comes after the end is
+/// still handed on, within the demand, to a subscriber that is alive (see
+/// ``EndingDownstream``).
 final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -13,7 +14,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   typealias Failure = Child.Failure
 
   /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let maxPublishers: Subscribers.Demand
   /// Makes a child from an upstream value; let go of when the subscription ends.
   private var transform: ((Input) -> Child)?
@@ -36,7 +37,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   init(
     downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child
   ) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
     self.maxPublishers = maxPublishers
     self.transform = transform
   }
@@ -102,7 +103,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   private func end() -> Ended {
     ended = true
     defer { buffer = [] }
-    return (downstream.take(), transform.take(), buffer)
+    return (downstream.end(), transform.take(), buffer)
   }
 
   /// Sends one value downstream, unless the subscription has ended; returns the demand it
@@ -110,7 +111,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   private func deliver(_ value: Child.Output) -> Subscribers.Demand {
     delivery.withLock {
       lock.lock()
-      guard let downstream else {
+      guard let downstream = downstream.reachable else {
         lock.unlock()
         return .none
       }
@@ -227,11 +228,9 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveChild(_ value: Child.Output, _ index: Int) -> Subscribers.Demand {
+    // As in Combine, a child's value counts whatever the state: after the end, it still reaches
+    // a subscriber that is alive (see `EndingDownstream`).
     lock.lock()
-    guard !ended else {
-      lock.unlock()
-      return .none
-    }
     if demand == .unlimited {
       lock.unlock()
       _ = deliver(value)
