@@ -6,7 +6,8 @@ import KVOLiteLocking
 /// when the subscription ends; as in Combine, a child's value that comes after the end is
 /// still handed on, within the demand, to a subscriber that is alive (see
 /// ``EndingDownstream``).
-final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscription,
+final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
@@ -144,15 +145,11 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
   // MARK: Upstream
 
-  /// What `flatMap` subscribes to upstream.
-  struct UpstreamSide: Subscriber {
-    let inner: FlatMapInner
-    let combineIdentifier = CombineIdentifier()
+  // This object is also what `flatMap` subscribes to upstream, as in Combine.
 
-    func receive(subscription: any Subscription) { inner.receiveOuter(subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand { inner.receiveOuter(input) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveOuter(completion) }
-  }
+  func receive(subscription: any Subscription) { receiveOuter(subscription) }
+  func receive(_ input: Input) -> Subscribers.Demand { receiveOuter(input) }
+  func receive(completion: Subscribers.Completion<Failure>) { receiveOuter(completion) }
 
   private func receiveOuter(_ subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
@@ -203,11 +200,20 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
   // MARK: Children
 
-  /// What `flatMap` subscribes to each child publisher.
-  struct ChildSide: Subscriber {
+  /// What `flatMap` subscribes to each child publisher: described as "FlatMap", with the
+  /// subscription's identifier in its mirror, as Combine's.
+  struct ChildSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     let index: Int
     let inner: FlatMapInner
     let combineIdentifier = CombineIdentifier()
+
+    var description: String { "FlatMap" }
+    var customMirror: Mirror {
+      Mirror(self, children: [("parentSubscription", inner.combineIdentifier)])
+    }
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) { inner.receiveChild(subscription, index) }
     func receive(_ input: Child.Output) -> Subscribers.Demand { inner.receiveChild(input, index) }
