@@ -9,6 +9,25 @@ import PackageDescription
 //
 // KVOLiteCombineShim is Apple's Combine where it exists and KVOLiteCombine (with
 // KVOLiteCombineFoundation) elsewhere; KVOLiteLocking is the one lock the modules share.
+
+// A module named Combine (KVOLiteCombine and KVOLiteCombineFoundation re-exported), so that
+// code written against Apple's Combine compiles unchanged, `import Combine` and
+// `Combine.`-qualified names included. Only where Apple's Combine is absent: the `Combine`
+// product depends on it under a platform condition, and on Apple hosts it is not declared at
+// all, so that nothing there ever builds a module that would hide Apple's framework.
+let platformsWithoutCombine: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+#if canImport(Darwin)
+  let combineModule: [Target] = []
+  let combineModuleDependency: [Target.Dependency] = []
+#else
+  let combineModule: [Target] = [
+    .target(name: "Combine", dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation"])
+  ]
+  let combineModuleDependency: [Target.Dependency] = [
+    .target(name: "Combine", condition: .when(platforms: platformsWithoutCombine))
+  ]
+#endif
+
 let package = Package(
   name: "KVOLite",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -17,6 +36,7 @@ let package = Package(
     .library(name: "KVOLiteCombine", targets: ["KVOLiteCombine"]),
     .library(name: "KVOLiteCombineFoundation", targets: ["KVOLiteCombineFoundation"]),
     .library(name: "KVOLiteCombineShim", targets: ["KVOLiteCombineShim"]),
+    .library(name: "Combine", targets: ["KVOLiteCombineProduct"]),
     .library(name: "KVOLiteBridge", targets: ["KVOLiteBridge"]),
     .library(name: "PackageModel", targets: ["PackageModel"]),
     .executable(name: "package-editor", targets: ["PackageEditorCLI"]),
@@ -30,6 +50,7 @@ let package = Package(
     .target(name: "KVOLiteCombineFoundation", dependencies: ["KVOLiteCombine", "KVOLiteLocking"]),
     .target(
       name: "KVOLiteCombineShim", dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation"]),
+    .target(name: "KVOLiteCombineProduct", dependencies: combineModuleDependency),
     .target(
       name: "KVOLiteBridge", dependencies: ["KVOLite", "KVOLiteCombineShim", "KVOLiteLocking"]),
     .target(name: "PackageModel", dependencies: ["KVOLite", "KVOLiteBridge"]),
@@ -59,6 +80,6 @@ let package = Package(
     .testTarget(
       name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI", "KVOLiteTestSupport"]),
     .testTarget(name: "StressTests", dependencies: ["KVOLiteStress"]),
-  ],
+  ] + combineModule,
   swiftLanguageModes: [.v6]
 )
