@@ -1,13 +1,5 @@
 import KVOLiteLocking
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Publishers {
   /// A publisher that ends if its upstream publishes nothing for an interval: with
   /// `customError`'s failure, or `.finished` without one.
@@ -101,7 +93,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   private var generation = 0
   /// The threads arming the clock now: the clock firing on one of them, inside the call that
   /// arms it, is the case that traps.
-  private var arming: [pthread_t] = []
+  private var arming = CallingThreads()
 
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -118,7 +110,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   /// unlocking; the previous token, for the caller to cancel after unlocking.
   private func nextGeneration() -> (generation: Int, previous: (any Cancellable)?) {
     generation += 1
-    arming.append(pthread_self())
+    arming.enter()
     return (generation, clock.take())
   }
 
@@ -130,9 +122,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
       tolerance: scheduler.minimumTolerance, options: options
     ) { self.expire() }
     let kept = lock.withLock { () -> Bool in
-      if let index = arming.firstIndex(where: { pthread_equal($0, pthread_self()) != 0 }) {
-        arming.remove(at: index)
-      }
+      arming.leave()
       guard armed == generation, status.isSubscribed, !timedOut else { return false }
       clock = token
       return true
@@ -142,7 +132,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
 
   private func expire() {
     lock.lock()
-    guard !arming.contains(where: { pthread_equal($0, pthread_self()) != 0 }) else {
+    guard !arming.containsCurrent else {
       lock.unlock()
       preconditionFailure(
         "timeout's scheduler ran its timer at once, inside the call that armed it (as "

@@ -34,6 +34,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   /// A child is being asked for one more value from `request`: what it sends at once waits.
   private var askingChild = false
   private var ended = false
+  /// The threads cancelling the children because upstream failed.
+  private var cancellingChildren = CallingThreads()
 
   init(
     downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child
@@ -175,25 +177,37 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
   private func receiveOuter(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
+    guard !cancellingChildren.containsCurrent else {
+      lock.unlock()
+      preconditionFailure(
+        "FlatMap received a completion from upstream while cancelling its publishers after "
+          + "upstream's failure (Combine traps too)")
+    }
     outer = nil
     outerFinished = true
     guard case .failure = completion else {
       finishIfDone()
       return
     }
-    fail(completion, sparing: nil)
+    fail(completion, sparing: nil, upstreamFailed: true)
   }
 
   /// Ends with a failure, cancelling every child but `spared`; called with `lock` held,
-  /// returns with it released.
-  private func fail(_ completion: Subscribers.Completion<Failure>, sparing spared: Int?) {
+  /// returns with it released. While it cancels the children after upstream's failure, a
+  /// completion from upstream on the same thread traps (see `receiveOuter`).
+  private func fail(
+    _ completion: Subscribers.Completion<Failure>, sparing spared: Int?,
+    upstreamFailed: Bool = false
+  ) {
     guard !ended else { return lock.unlock() }
     let ended = end()
     let subscriptions = children.filter { $0.key != spared }.map(\.value)
     let children = self.children
     self.children = [:]
+    if upstreamFailed { cancellingChildren.enter() }
     lock.unlock()
     for subscription in subscriptions { subscription.cancel() }
+    if upstreamFailed { lock.withLock { cancellingChildren.leave() } }
     send(completion, to: ended)
     _ = children
   }
