@@ -11,9 +11,13 @@ let package = Package(
     .package(name: "KVOLite", path: "../..")
   ],
   targets: [
+    .target(
+      name: "MyLibrary",
+      dependencies: [.product(name: "Combine", package: "KVOLite")]
+    ),
     .executableTarget(
       name: "CombinePort",
-      dependencies: [.product(name: "Combine", package: "KVOLite")]
-    )
+      dependencies: ["MyLibrary", .product(name: "Combine", package: "KVOLite")]
+    ),
   ]
 )

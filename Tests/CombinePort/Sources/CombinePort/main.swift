@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import MyLibrary
 
 // Code written for Apple's Combine and Foundation, compiled unchanged where KVOLite provides
 // the module named Combine; it checks what it sees and exits non-zero on a difference.
