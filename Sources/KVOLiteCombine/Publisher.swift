@@ -17,7 +17,7 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
   /// Attaches `subscriber` (the spelling user code uses; `receive(subscriber:)` is the hook).
   ///
-  /// While an ``_Introspection`` hook is enabled, the hooks are told before and after, and the
+  /// While an `_Introspection` hook is enabled, the hooks are told before and after, and the
   /// subscriber is attached wrapped in a tap that reports its events (as in Combine).
   @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S)

@@ -1,7 +1,7 @@
 import KVOLiteLocking
 import Synchronization
 
-/// The enabled ``_Introspection`` objects, process-wide.
+/// The enabled `_Introspection` objects, process-wide.
 ///
 /// `subscribe(_:)` checks ``isActive`` (one atomic load) before anything else, so that no hook
 /// costs nothing. The set is behind a lock; the hooks are copied out and called after

@@ -4,7 +4,7 @@ protocol SubscriberTapMarker {
   var erasedSubscriber: Any { get }
 }
 
-/// What `subscribe(_:)` attaches in place of the subscriber while an ``_Introspection`` hook is
+/// What `subscribe(_:)` attaches in place of the subscriber while an `_Introspection` hook is
 /// enabled: it reports each event to the hooks, before and after handing it on, and hands the
 /// subscriber a ``SubscriptionTap``. It has the subscriber's identifier and description.
 @usableFromInline

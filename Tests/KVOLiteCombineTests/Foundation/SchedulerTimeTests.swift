@@ -73,6 +73,27 @@ struct SchedulerTimeTests {
     #expect(fired == 1 && String(describing: cancellable) == "Empty")
   }
 
+  static func kind(_ time: RunLoop.SchedulerTimeType) -> String { "run loop" }
+  static func kind(_ time: OperationQueue.SchedulerTimeType) -> String { "operation queue" }
+
+  @Test("RunLoop and OperationQueue each have a time type of their own, coded as Combine's")
+  func dateTimes() throws {
+    let date = Date(timeIntervalSinceReferenceDate: 1024.75)
+    #expect(
+      ObjectIdentifier(RunLoop.SchedulerTimeType.self)
+        != ObjectIdentifier(OperationQueue.SchedulerTimeType.self))
+    #expect(Self.kind(RunLoop.SchedulerTimeType(date)) == "run loop")
+    #expect(Self.kind(OperationQueue.SchedulerTimeType(date)) == "operation queue")
+    let time = String(
+      decoding: try JSONEncoder().encode(RunLoop.SchedulerTimeType(date)), as: UTF8.self)
+    #expect(time == #"{"date":1024.75}"#)
+    let stride = OperationQueue.SchedulerTimeType.Stride.seconds(1024.5)
+    #expect(
+      String(decoding: try JSONEncoder().encode(stride), as: UTF8.self) == #"{"magnitude":1024.5}"#)
+    #expect(
+      (RunLoop.SchedulerTimeType.Stride.microseconds(-3) * .nanoseconds(10)).magnitude == -3E-14)
+  }
+
   /// An operation queue that records the operations added to it.
   final class RecordingQueue: OperationQueue, @unchecked Sendable {
     let added = Locked<[Operation]>([])
