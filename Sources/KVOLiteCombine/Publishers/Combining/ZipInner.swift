@@ -26,7 +26,7 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var subscriptions: [(any Subscription)?]
-  private var queues: [[Any]]
+  private var queues: [FIFO<Any>]
   private var finished: [Bool]
   private var subscribedCount = 0
   /// The upstream whose value completed the tuple being delivered, and what downstream has
@@ -38,7 +38,7 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     self.downstream = downstream
     self.combine = combine
     subscriptions = Array(repeating: nil, count: count)
-    queues = Array(repeating: [], count: count)
+    queues = Array(repeating: FIFO(), count: count)
     finished = Array(repeating: false, count: count)
   }
 
@@ -123,14 +123,14 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
 
   /// Finishes if an upstream has finished with nothing left in its queue.
   private func finishIfExhausted() {
-    let ended = lock.withLock { () -> (Downstream, [any Subscription], [[Any]])? in
+    let ended = lock.withLock { () -> (Downstream, [any Subscription], [FIFO<Any>])? in
       guard downstream != nil,
         queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty })
       else { return nil }
       let others = subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }
       defer {
         subscriptions = subscriptions.map { _ in nil }
-        queues = queues.map { _ in [] }
+        queues = queues.map { _ in FIFO() }
       }
       // The values left in the queues are released after unlocking, with the rest.
       return (downstream.take()!, others, queues)
@@ -153,10 +153,10 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
 
   func cancel() {
     let (targets, downstream, queues) = lock.withLock {
-      () -> ([any Subscription], Downstream?, [[Any]]) in
+      () -> ([any Subscription], Downstream?, [FIFO<Any>]) in
       defer {
         subscriptions = subscriptions.map { _ in nil }
-        self.queues = self.queues.map { _ in [] }
+        self.queues = self.queues.map { _ in FIFO() }
       }
       return (subscriptions.compactMap { $0 }, self.downstream.take(), self.queues)
     }
