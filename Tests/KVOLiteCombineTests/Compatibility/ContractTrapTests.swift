@@ -62,4 +62,42 @@ struct ContractTrapTests {
     subscription?.cancel()
     #expect(history.all == [.cancelled])
   }
+
+  @Test("buffer traps on a value sent from inside its customError closure")
+  func bufferValueFromMakeError() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = CustomPublisher<Int, TestError>(history: Log())
+      var sending = false
+      upstream.buffer(
+        size: 0, prefetch: .keepFull,
+        whenFull: .customError {
+          if !sending {
+            sending = true
+            _ = upstream.send(1_000)
+          }
+          return TestError()
+        }
+      ).subscribe(TrackingSubscriber<Int, TestError>(onSubscribe: { $0.request(.max(2)) }))
+      _ = upstream.send(0)
+    }
+  }
+
+  @Test("catch traps on a second failure from upstream, and on one sent from its handler")
+  func catchSecondFailure() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = CustomPublisher<Int, TestError>(history: Log())
+      let replacement = CustomPublisher<Int, TestError>(history: Log(), subscribesAtOnce: false)
+      upstream.catch { _ in replacement }.subscribe(TrackingSubscriber<Int, TestError>())
+      upstream.send(completion: .failure(TestError()))
+      upstream.send(completion: .failure(TestError()))
+    }
+    await #expect(processExitsWith: .failure) {
+      let upstream = CustomPublisher<Int, TestError>(history: Log())
+      upstream.catch { _ -> Just<Int> in
+        upstream.send(completion: .failure(TestError()))
+        return Just(13)
+      }.subscribe(TrackingSubscriber<Int, Never>())
+      upstream.send(completion: .failure(TestError()))
+    }
+  }
 }
