@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.3
 import PackageDescription
 
 // One module per concern; dependencies point one way:
@@ -9,6 +9,10 @@ import PackageDescription
 //
 // KVOLiteCombineShim is Apple's Combine where it exists and KVOLiteCombine (with
 // KVOLiteCombineFoundation) elsewhere; KVOLiteLocking is the one lock the modules share.
+// The floors are those of Synchronization's `Atomic`, which KVOLite (its registrars, key tables
+// and observations) and KVOLiteCombine (`CombineIdentifier`) use: macOS 15, iOS 18, tvOS 18,
+// watchOS 11, visionOS 2, the systems that ship the Swift 6.0 runtime. Nothing else needs as
+// much (Apple's Combine, which the shim re-exports there, dates from macOS 10.15 and iOS 13).
 
 // A module named Combine (KVOLiteCombine and KVOLiteCombineFoundation re-exported), so that
 // code written against Apple's Combine compiles unchanged, `import Combine` and
@@ -79,7 +83,9 @@ let package = Package(
     .testTarget(name: "PackageModelTests", dependencies: ["PackageModel", "KVOLiteTestSupport"]),
     .testTarget(
       name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI", "KVOLiteTestSupport"]),
-    .testTarget(name: "StressTests", dependencies: ["KVOLiteStress"]),
+    .testTarget(name: "StressTests", dependencies: ["KVOLiteStress", "KVOLiteTestSupport"]),
+    .testTarget(
+      name: "KVOLiteBenchmarksTests", dependencies: ["KVOLiteBenchmarks", "KVOLiteTestSupport"]),
   ] + combineModule,
   swiftLanguageModes: [.v6]
 )

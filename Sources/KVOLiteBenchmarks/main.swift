@@ -1,21 +1,30 @@
 // kvolite-benchmarks: every workload for every contender, interleaved, in one process,
 // as ratios to the fair floor of the same run. Build in release mode:
 //   swift run -c release kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME]
-// --filter keeps the workloads whose name contains TEXT; --contender runs one contender only
-// (for profiling; no ratios then).
+// See BenchmarkOptions.usage (--help) for the options and the exit status.
 import Foundation
 
-let arguments = CommandLine.arguments
-func option(_ name: String) -> String? {
-  arguments.firstIndex(of: name).flatMap {
-    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
-  }
+/// Prints `message` and the usage on standard error, and exits with the usage status.
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("error: \(message)\n\(BenchmarkOptions.usage)\n".utf8))
+  exit(BenchmarkOptions.usageStatus)
 }
-let quick = arguments.contains("--quick")
-let filter = option("--filter")
+
+let options: BenchmarkOptions
+do {
+  options = try BenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  usageError(error.description)
+}
+if options.showHelp {
+  print(BenchmarkOptions.usage)
+  exit(0)
+}
+let quick = options.quick
+let filter = options.filter
 let harness = Harness(
   rounds: quick ? 5 : 21, batchNanoseconds: quick ? 1_000_000 : 4_000_000,
-  onlyContender: option("--contender"))
+  onlyContender: options.contender)
 
 let workloads: [Workload] = [
   SetWorkloads.observed(1), SetWorkloads.observed(10), SetWorkloads.observed(100),
@@ -26,6 +35,16 @@ let workloads: [Workload] = [
   ToManyWorkloads.append(countOnly: false), ToManyWorkloads.append(countOnly: true),
   ToManyWorkloads.derived,
 ]
+
+// The workloads printed after the table (below), by the names --filter matches.
+let otherWorkloadNames = ["M  heap bytes", "C2 100,000 observers", "R  package-editor"]
+do {
+  try options.check(
+    workloadNames: workloads.map(\.name) + otherWorkloadNames,
+    contenderNames: workloads.flatMap { $0.contenders.map(\.name) })
+} catch {
+  usageError(error.description)
+}
 
 Report.printHeader(rounds: harness.rounds)
 var failed = false

@@ -11,6 +11,13 @@ import KVOLiteLocking
 ///
 /// The publisher holds its object strongly; its subscriptions do not. Cancelling a subscription
 /// ends its observation.
+///
+/// Thread-safe. Sets of the key on several threads at once reach the subscriber one at a time,
+/// as Combine requires (each waits for the one in progress, as a subject's subscribers do), so
+/// `scan` and other stateful operators downstream see every value. A subscriber that sets the
+/// key again from inside `receive` gets the new value at once, on its thread. Cancelling
+/// returns after a value in progress on another thread was delivered, except when cancelling
+/// from inside a delivery (then it does not wait; see ``/KVOLite/ObservationToken``).
 public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
   /// The kind of values this publisher publishes.
   public typealias Output = Value
@@ -53,6 +60,9 @@ where Downstream.Failure == Never {
   @usableFromInline typealias Value = Downstream.Input
 
   @usableFromInline let lock = Lock()
+  /// Held while the subscriber receives a value, so that the calls reach it one at a time
+  /// (recursive: a subscriber may set the key again from inside).
+  @usableFromInline let delivery = RecursiveLock()
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
   @exclusivity(unchecked) @usableFromInline var hasRequested = false
@@ -67,31 +77,40 @@ where Downstream.Failure == Never {
   }
 
   @inlinable func changed(_ value: Value) {
-    lock.lock()
-    guard let downstream else { return lock.unlock() }
-    let isFirst = !hasSeenValue
-    hasSeenValue = true
-    guard demand > 0 else {
-      if !hasRequested, isFirst { pending = value }
-      return lock.unlock()
+    delivery.withLock {
+      lock.lock()
+      guard let downstream else { return lock.unlock() }
+      let isFirst = !hasSeenValue
+      hasSeenValue = true
+      guard demand > 0 else {
+        if !hasRequested, isFirst { pending = value }
+        return lock.unlock()
+      }
+      demand -= 1
+      lock.unlock()
+      let more = downstream.receive(value)
+      lock.withLock { demand += more }
     }
-    demand -= 1
-    lock.unlock()
-    let more = downstream.receive(value)
-    lock.withLock { demand += more }
   }
 
   @inlinable func request(_ newDemand: Subscribers.Demand) {
     lock.lock()
-    guard let downstream else { return lock.unlock() }
+    guard downstream != nil else { return lock.unlock() }
     hasRequested = true
     demand += newDemand
-    guard let value = pending, demand > 0 else { return lock.unlock() }
-    pending = nil
-    demand -= 1
+    guard pending != nil else { return lock.unlock() }
     lock.unlock()
-    let more = downstream.receive(value)
-    lock.withLock { demand += more }
+    // The held initial value, delivered like any other (one call at a time); checked again
+    // under the delivery lock, where another thread may have delivered it meanwhile.
+    delivery.withLock {
+      lock.lock()
+      guard let downstream, let value = pending, demand > 0 else { return lock.unlock() }
+      pending = nil
+      demand -= 1
+      lock.unlock()
+      let more = downstream.receive(value)
+      lock.withLock { demand += more }
+    }
   }
 
   @inlinable func cancel() {

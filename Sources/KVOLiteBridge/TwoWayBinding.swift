@@ -13,29 +13,46 @@
 ///
 /// It replaces the two pipes of the usual idiom — `publisher(for:)` assigned to the property,
 /// and `$property.dropFirst().removeDuplicates().assign(to:on:)` back — whose echo (the model's
-/// change, published by the view model, written back to the model) that idiom cannot stop.
+/// change, published by the view model, written back to the model) that idiom cannot stop, and
+/// whose two sides may disagree for good after concurrent changes.
 public enum TwoWayBinding {
   /// Mirrors `keyPath` of `model` and the `@Published` property `property` of `viewModel`
   /// both ways, and returns the one cancellable that ends both directions.
   ///
   /// - At once, the property takes the model's current value.
   /// - Every change of the key path (a set, a replaced intermediate of a chain, key-value coding
-  ///   or undo) is set on the property once, on the thread that made it: `objectWillChange`
-  ///   fires, and the property's subscribers see the value.
+  ///   or undo) sets the property to the model's value, once, unless the property shows that
+  ///   value already: `objectWillChange` fires, and the property's subscribers see the value.
   /// - Every later value the property publishes is written to the model once, through the key
-  ///   path, on the thread that set the property.
-  /// - A value equal to the last one that crossed, in either direction, does not cross: that
-  ///   stops the echo, and an unchanged value is not written again.
+  ///   path, unless it equals the value the property showed before.
+  /// - What one side writes to the other is not written back (the echo is recognized by the
+  ///   thread that writes), and an unchanged value is not written again.
   ///
-  /// The binding retains the model, as `assign(to:on:)` does, and holds the view model weakly;
-  /// the model holds neither (its observation holds the view model weakly). So the view model,
-  /// which holds the cancellable, typically, keeps its model alive, and releasing the view model
-  /// releases both. After `cancel()`, nothing crosses; the property keeps its value.
+  /// **Threads.** Made outside any actor, the binding crosses on the thread that made the
+  /// change. Made on an actor (`isolation`, which is the caller's: a view model isolated to the
+  /// main actor binds itself there, in its initializer), it writes the view model only on that
+  /// actor: the initial value at once, a change of the model in a task on the actor (as
+  /// `receive(on:)` would; the task sets the model's value at that time), and a change of the
+  /// view model, made on its actor, crosses at once.
   ///
-  /// Both sides may change at once from different threads: each direction writes the other
-  /// side directly (no subject stands between them, whose delivery lock two threads crossing
-  /// in opposite directions would take in opposite orders), and the guard that stops the echo
-  /// calls `==` outside its lock.
+  /// **Concurrency.** Both sides may change at once from any threads. A change of the property
+  /// crosses on the thread that set it, in the property's willSet (KVOLite's `@Published` takes
+  /// concurrent sets one at a time). Changes of the model cross one thread at a time: a change
+  /// reported while another thread is crossing is crossed by that thread, after the crossing in
+  /// progress (so `contact.name = x` may return before `x` reached the view model). The model's
+  /// value is read when it crosses, so once the writers on both sides have stopped, both sides
+  /// hold the model's last stored value. (Within one thread, Combine's order applies: a
+  /// subscriber of the property that changes the model while the property is being set sees its
+  /// change overwritten by that set's store, and the binding does not cross it back.)
+  ///
+  /// **Lifetime.** The binding retains the model, as `assign(to:on:)` does, and holds the view
+  /// model weakly; the model holds neither. So the view model, which holds the cancellable,
+  /// typically, keeps its model alive, and releasing the view model releases both.
+  /// `cancel()` ends both directions: when it returns, no crossing is in progress on another
+  /// thread and none starts. Called from inside a delivery (a KVOLite handler, a Combine
+  /// subscriber, a crossing), it does not wait for crossings on other threads (they could be
+  /// waiting for the delivery it is in): one already in progress there may finish after it
+  /// returns. The property keeps its value.
   ///
   /// - Parameters:
   ///   - keyPath: A key path of the model made of declared keys: one key or a chain through
@@ -45,28 +62,24 @@ public enum TwoWayBinding {
   ///   - property: The view model's `@Published` property, `\.firstName`.
   ///   - publisher: The same property's projected publisher, `\.$firstName`.
   ///   - viewModel: The view model.
+  ///   - isolation: The actor the view model is isolated to; by default the caller's.
   /// - Returns: A cancellable that ends the binding when cancelled or released.
   @inlinable
   public static func bind<Model: KeyValueObservable, ViewModel: AnyObject, Value: Equatable>(
     _ keyPath: ReferenceWritableKeyPath<Model, Value>, of model: Model,
     to property: ReferenceWritableKeyPath<ViewModel, Value>,
     publishedBy publisher: KeyPath<ViewModel, Published<Value>.Publisher>,
-    on viewModel: ViewModel
+    on viewModel: ViewModel,
+    isolation: (any Actor)? = #isolation
   ) -> AnyCancellable {
-    let echo = EchoGuard<Value>()
-    let observation = model.observe(keyPath, options: [.initial, .new]) {
-      [weak viewModel] _, change in
-      guard let viewModel, let value = change.newValue, echo.crossing(value) else { return }
-      viewModel[keyPath: property] = value
+    let mirror = TwoWayMirror(
+      model: model, read: { $0[keyPath: keyPath] }, write: { $0[keyPath: keyPath] = $1 },
+      viewModel: viewModel, show: { $0[keyPath: property] = $1 }, actor: isolation)
+    let observation = model.observe(keyPath, options: []) { _, _ in mirror.modelChanged() }
+    // The property's current value comes first: it does not cross.
+    mirror.start(observation: observation) { mirror in
+      viewModel[keyPath: publisher].dropFirst().sink { mirror.viewModelPublished($0) }
     }
-    // The property's current value (the model's, by now) comes first: it is not written back.
-    let toModel = viewModel[keyPath: publisher].dropFirst().sink { value in
-      guard echo.crossing(value) else { return }
-      model[keyPath: keyPath] = value
-    }
-    return AnyCancellable {
-      observation.invalidate()
-      toModel.cancel()
-    }
+    return AnyCancellable(mirror)
   }
 }

@@ -10,7 +10,11 @@
 /// the old one, exactly as Combine does. In an ``ObservableObject``, every set first sends the
 /// object's `objectWillChange`. Only available on properties of classes.
 ///
-/// Thread-safety: sets from several threads are safe but may reach subscribers in either order.
+/// Thread-safety: sets from several threads are safe, and one at a time: a set's value reaches
+/// the subscribers and is stored before another thread's set does the same, so the value the
+/// property keeps is the last one its subscribers saw. (`objectWillChange` is sent before that,
+/// outside it. A subscriber may set the property again from inside `receive`, on its thread: as
+/// in Combine, the inner value is published and stored, then the outer one is stored.)
 @propertyWrapper
 public struct Published<Value> {
   @usableFromInline let box: PublishedBox<Value>

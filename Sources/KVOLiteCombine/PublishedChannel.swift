@@ -8,6 +8,11 @@ final class PublishedChannel<Value>: @unchecked Sendable {
   @usableFromInline let core: SubjectCore<Value, Never>
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var willChange: ObservableObjectPublisher?
+  /// Held by a set while its subscribers receive the value and until it is stored, so that sets
+  /// from several threads reach the subscribers in the order they are stored: the last value a
+  /// subscriber sees is the value the property keeps. Recursive, as a delivery lock: a
+  /// subscriber may set the property again from inside (on its thread, at once).
+  @usableFromInline let sets = RecursiveLock()
 
   init(_ value: Value) {
     core = SubjectCore(kind: .published, name: "PublishedSubject", current: value)
@@ -22,6 +27,6 @@ final class PublishedChannel<Value>: @unchecked Sendable {
   @inlinable
   func publish(_ newValue: Value) {
     lock.withLock { willChange }?.send()
-    core.send(newValue)
+    sets.withLock { core.send(newValue) }
   }
 }

@@ -32,11 +32,17 @@ package final class RecursiveLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  /// Runs `body` with the lock held; `body` may call out, and may take the lock again.
+  /// Runs `body` with the lock held; `body` may call out, and may take the lock again. The
+  /// thread counts as delivering meanwhile (``DeliveryScope``): a delivery on another thread
+  /// may be waiting for this lock, so a cancellation made in `body` must not wait for it.
   @inlinable
   package func withLock<R>(_ body: () throws -> R) rethrows -> R {
     pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    let scope = DeliveryScope.enter()
+    defer {
+      DeliveryScope.leave(scope)
+      pthread_mutex_unlock(mutex)
+    }
     return try body()
   }
 }

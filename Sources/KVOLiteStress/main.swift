@@ -3,27 +3,36 @@
 // off (lost, duplicated, out of order, late) or anything left alive. CI runs it in release mode,
 // where the optimizer moves loads and retains that debug and sanitizer builds keep in place:
 //   swift run -c release kvolite-stress [--iterations N] [--filter TEXT] [--list]
+// See StressOptions.usage (--help) for the options and the exit status.
 import Foundation
 
-let arguments = CommandLine.arguments
-func option(_ name: String) -> String? {
-  arguments.firstIndex(of: name).flatMap {
-    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
-  }
+/// Prints `message` and the usage on standard error, and exits with the usage status.
+func usageError(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("error: \(message)\n\(StressOptions.usage)\n".utf8))
+  exit(StressOptions.usageStatus)
 }
 
-let scenarios = StressScenarios.all.filter { scenario in
-  option("--filter").map { scenario.name.contains($0) } ?? true
+let options: StressOptions
+do {
+  options = try StressOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  usageError(error.description)
 }
-if arguments.contains("--list") {
+if options.showHelp {
+  print(StressOptions.usage)
+  exit(0)
+}
+let scenarios: [StressScenario]
+do {
+  scenarios = try options.scenarios(of: StressScenarios.all)
+} catch {
+  usageError(error.description)
+}
+if options.list {
   for scenario in scenarios { print(scenario.name) }
   exit(0)
 }
-guard let iterations = Int(option("--iterations") ?? "200000"), iterations > 0 else {
-  FileHandle.standardError.write(
-    Data("kvolite-stress: --iterations takes a positive number\n".utf8))
-  exit(64)
-}
+let iterations = options.iterations
 
 var failed = 0
 for scenario in scenarios {

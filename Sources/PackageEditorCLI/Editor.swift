@@ -12,10 +12,12 @@ enum Editor {
   static let usageStatus: Int32 = 64
 
   /// Runs the editor as `package-editor` with `arguments`. Standard output is a terminal if
-  /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`.
+  /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`. The standard
+  /// descriptors in `closedDescriptors` were closed at start (see ``StandardDescriptors``):
+  /// reading or writing them is an error.
   static func main(
     arguments: [String], environment: [String: String], inputIsTerminal: Bool,
-    outputIsTerminal: Bool = false
+    outputIsTerminal: Bool = false, closedDescriptors: Set<Int32> = []
   ) -> Int32 {
     let options: EditorOptions
     do {
@@ -36,7 +38,8 @@ enum Editor {
       || (options.mode == .automatic && inputIsTerminal && options.scripts.isEmpty)
     let output = StandardOutput(
       colors: interactive && outputIsTerminal && environment["TERM"] != "dumb"
-        && !options.noColor && environment["NO_COLOR"] == nil)
+        && !options.noColor && environment["NO_COLOR"] == nil,
+      closed: closedDescriptors.contains(1))
     let source: LineSource
     let prompt: (String) -> Void
     if !options.scripts.isEmpty {
@@ -52,15 +55,17 @@ enum Editor {
     {
       // A terminal that can edit: the line editor draws its own prompt.
       let history = History(file: History.file(in: environment)) { output.warning($0) }
-      source = TerminalLineSource(prompt: "package> ", history: history) { output.warning($0) }
+      source = TerminalLineSource(history: history) { output.warning($0) }
       prompt = { _ in output.flush() }
     } else {
-      source = LineReader(name: interactive ? nil : "<stdin>")
+      source = LineReader(
+        name: interactive ? nil : "<stdin>", isClosed: closedDescriptors.contains(0))
       prompt = { output.prompt($0) }
     }
     var status = run(
       options: options, interactive: interactive, source: source, output: output,
-      recoveryDirectory: History.stateDirectory(in: environment), prompt: prompt)
+      recoveryDirectory: History.stateDirectory(in: environment), environment: environment,
+      prompt: prompt)
     output.flush()
     if let failure = output.failure {
       StandardOutput.write("error: cannot write standard output: \(failure)\n", to: 2)
@@ -90,6 +95,7 @@ enum Editor {
   static func run(
     options: EditorOptions, interactive: Bool, source: LineSource, output: EditorOutput,
     directory: String? = nil, recoveryDirectory: String? = nil,
+    environment: [String: String] = [:],
     prompt: ((String) -> Void)? = nil
   ) -> Int32 {
     let output = OneLineOutput.wrapping(output)
@@ -98,9 +104,11 @@ enum Editor {
     }
     session.confirmsDiscarding = interactive
     (source as? TerminalLineSource)?.attach(session)
+    let input = SourceStack(source)
+    session.input = input
     if interactive {
-      let subject = options.file.map { "editing \($0)" } ?? "editing the built-in sample package"
-      output.line("package-editor: \(subject); type help for commands, quit to leave")
+      output.line(
+        "package-editor: \(session.editingDescription); type help for commands, quit to leave")
       output.summary("summary: " + session.viewModel.summary)
     }
     var failed = false
@@ -120,32 +128,46 @@ enum Editor {
     }
     while true {
       if HangUp.happened {
-        return hangUp(session, recoveryDirectory: recoveryDirectory)
+        return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
       }
-      if interactive { prompt?("package> ") }
-      guard let line = source.next() else {
+      if interactive, !input.isReadingScript {
+        (source as? TerminalLineSource)?.prompt = session.prompt
+        prompt?(session.prompt)
+      }
+      guard let line = input.next() else {
         // End of input (Ctrl-D) is a quit; a terminal can be read again after it.
         if mayLeave(force: false) { break }
         continue
       }
-      session.location = interactive ? nil : source.location
+      // A script's lines are named in errors, at the prompt too.
+      let inScript = input.isReadingScript
+      session.location = interactive && !inScript ? nil : input.location
       let result: (succeeded: Bool, quit: Bool, force: Bool)
       switch line {
-      case .text(let text): result = session.run(text)
+      case .text(let text):
+        result = session.runCommands(text, stopAtError: !interactive && !options.keepGoing)
       case .invalid(let message):
+        session.reject(message)
+        result = (false, false, false)
+      case .failed(let message) where inScript:
         session.reject(message)
         result = (false, false, false)
       case .failed(let message):
         // Input cannot go on: a script stopped half-way must not look like a success.
         session.reject(message)
         if interactive, session.hasUnsavedChanges {
-          recover(session, in: recoveryDirectory, because: "input ended in an error")
+          recover(
+            session, in: recoveryDirectory, because: "input ended in an error",
+            environment: environment)
         }
         return 1
       case .hangUp:
-        return hangUp(session, recoveryDirectory: recoveryDirectory)
+        // It came while the prompt waited for a line: what the editor says starts a line.
+        if interactive { output.line("") }
+        return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
       }
       if result.quit, mayLeave(force: result.force) { break }
+      if !result.succeeded, interactive, inScript { input.abandonScripts() }
       if !result.succeeded, !interactive {
         failed = true
         if !options.keepGoing { break }
@@ -156,27 +178,63 @@ enum Editor {
 
   /// Ends the run after a hang-up or `SIGTERM`, saving unsaved changes first; the status is
   /// the shell's for the signal (128 + its number).
-  private static func hangUp(_ session: EditorSession, recoveryDirectory: String?) -> Int32 {
+  private static func hangUp(
+    _ session: EditorSession, recoveryDirectory: String?, environment: [String: String]
+  ) -> Int32 {
     let signal = HangUp.received.load(ordering: .sequentiallyConsistent)
     if session.hasUnsavedChanges {
-      recover(session, in: recoveryDirectory, because: signal == SIGTERM ? "terminated" : "hang-up")
+      recover(
+        session, in: recoveryDirectory, because: signal == SIGTERM ? "terminated" : "hang-up",
+        environment: environment)
     }
     return 128 + (signal == 0 ? SIGHUP : signal)
   }
 
-  /// Saves the package, with its unsaved changes, to a new private file in `directory`, and
-  /// says where (or that it could not) on standard error.
-  private static func recover(_ session: EditorSession, in directory: String?, because: String) {
+  /// Saves the package, with its unsaved changes, to a new private file in `directory` (see
+  /// ``StateDirectory``; a directory that is refused is replaced by a new private one), and
+  /// says on standard error where, and how to recover them (or that it could not).
+  private static func recover(
+    _ session: EditorSession, in directory: String?, because: String,
+    environment: [String: String]
+  ) {
     let stamp = "\(Int(Date().timeIntervalSince1970))-\(getpid())"
-    guard let directory, History.makeDirectory(directory) == nil else {
-      session.output.warning("\(because): the unsaved changes are lost (no directory to save them)")
+    var opened: (path: String, descriptor: Int32)?
+    var refusal: String?
+    if let directory {
+      do {
+        opened = (directory, try StateDirectory.openChecked(directory))
+      } catch {
+        refusal = error.description
+      }
+    }
+    do {
+      if opened == nil { opened = try StateDirectory.makePrivate(in: environment) }
+    } catch {
+      session.output.warning("\(because): the unsaved changes are lost: \(error)")
       return
     }
-    let path = directory + "/recovered-\(stamp).json"
+    guard let (path, descriptor) = opened else { return }
+    defer { close(descriptor) }
+    if let refusal {
+      session.output.warning("\(because): not using the state directory: \(refusal)")
+    }
     do {
-      try PackageFile.save(session.package, to: path)
-      chmod(path, 0o600)
-      session.output.warning("\(because): the unsaved changes are saved in \(path)")
+      let (file, name) = try StateDirectory.createFile(
+        in: descriptor, name: "recovered-\(stamp)", suffix: ".json")
+      let bytes = PackageFile.text(of: session.package, keeping: session.snapshot)
+      let written = bytes.withUnsafeBytes { StandardOutput.write($0, to: file) }
+      let synced = fsync(file) == 0
+      close(file)
+      guard written == nil, synced else {
+        unlinkat(descriptor, name, 0)
+        throw StateDirectory.Failure(
+          description: "cannot write \(name): \(String(cString: strerror(written ?? errno)))")
+      }
+      let recovered = path + "/" + name
+      let target = session.file ?? "FILE"
+      session.output.warning(
+        "\(because): the unsaved changes are saved in \(recovered); to recover them, run package-editor \(recovered), then saveas \(target)"
+      )
     } catch {
       session.output.warning("\(because): the unsaved changes are lost: \(error)")
     }
@@ -190,16 +248,18 @@ enum Editor {
       return EditorSession(package: .sample(), file: nil, output: output, directory: directory)
     }
     let package = Package()
+    var snapshot: PackageFileSnapshot
     do {
-      if let document = try PackageFile.readIfPresent(
+      let loaded = try PackageFile.loadIfPresent(
         EditorSession.resolve(file, in: directory), naming: file)
-      {
-        package.apply(document)
-      }
+      snapshot = loaded.snapshot
+      if let document = loaded.document { package.apply(document) }
     } catch {
       output.error("cannot start: \(error)")
       return nil
     }
-    return EditorSession(package: package, file: file, output: output, directory: directory)
+    snapshot.adoptContents(of: package)
+    return EditorSession(
+      package: package, file: file, snapshot: snapshot, output: output, directory: directory)
   }
 }

@@ -45,9 +45,9 @@ extension EditorSession {
   /// Every key path the editor can name, for completion: the attributes, the contents with
   /// their indexes and keys, and the collection operators over the contents.
   private var completableKeyPaths: [String] {
-    var paths = Package.observableKeys.attributeKeyPaths()
+    var paths = Package.allObservableKeys.attributeKeyPaths()
     paths.append("contents")
-    let contentKeys = PackageContent.observableKeys.keys.map(\.name)
+    let contentKeys = PackageContent.allObservableKeys.keys.map(\.name)
     for index in package.contents.indices {
       paths += contentKeys.map { "contents.\(index).\($0)" }
     }

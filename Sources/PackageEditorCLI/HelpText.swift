@@ -1,23 +1,34 @@
 import PackageModel
 
-/// What `help` prints, read from the commands' declarations (``CommandTable``).
+/// What `help` prints, read from the commands' declarations (``CommandTable``). Every line
+/// fits 80 columns: a usage too long for its column puts its summary on the next line.
 enum HelpText {
+  /// The column the summaries start at in the list of commands.
+  static let summaryColumn = 28
+
   /// The text of `help`, `help <command>` or `help keys`.
   static func text(for topic: String?) throws(CommandError) -> [String] {
     switch topic {
     case nil:
-      let configurations = CommandTable.commands.map { $0.configuration }
-      let width = configurations.map(\.usage.count).max()!
-      return ["commands:"]
-        + configurations.map {
-          "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary
+      var lines = ["commands:"]
+      for configuration in CommandTable.commands.map({ $0.configuration }) {
+        let usage = "  " + configuration.usage
+        if usage.count + 2 <= summaryColumn {
+          lines.append(
+            usage.padding(toLength: summaryColumn, withPad: " ", startingAt: 0)
+              + configuration.summary)
+        } else {
+          lines.append(usage)
+          lines.append(String(repeating: " ", count: summaryColumn) + configuration.summary)
         }
-        + ["type help <command> for one command, help keys for the key paths you can set"]
+      }
+      return lines + ["type help <command> for one command, help keys for the key paths"]
     case "keys"?:
       return ["settable key paths:"]
-        + Package.observableKeys.attributeKeyPaths(settableOnly: true).map { "  " + $0 }
+        + Package.allObservableKeys.attributeKeyPaths(settableOnly: true).map { "  " + $0 }
         + [
-          "readable too: contents.<index>.title|quantity|weight, contents.@count, contents.@sum.weight, …"
+          "  contents.<index>.title, contents.<index>.quantity, contents.<index>.weight",
+          "readable too: totalWeight, summary, recipient.fullName, contents.@count, …",
         ]
     case let name?:
       guard let configuration = CommandTable.command(named: name)?.configuration else {
@@ -26,7 +37,7 @@ enum HelpText {
           message: "no command \"\(name)\""
             + (CommandTable.closest(to: name).map { "; did you mean \"\($0)\"?" } ?? ""))
       }
-      return ["usage: " + configuration.usage, configuration.summary]
+      return ["usage: " + configuration.usage, configuration.summary] + configuration.details
     }
   }
 }

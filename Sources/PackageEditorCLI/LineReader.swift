@@ -40,18 +40,29 @@ final class LineReader {
 
   /// The name of what is read, for ``location``: `<stdin>`, a script's file name.
   private let name: String?
+  /// What is read, for a read error: `standard input`, `the script "setup.txt"`.
+  private let description: String
   /// The number of the line returned last.
   private var lineNumber = 0
   private let closesDescriptor: Bool
 
   /// Reads `descriptor` (by default standard input), named `name` in ``location``; closes it
-  /// at the end if `closesDescriptor`.
-  init(descriptor: Int32 = 0, name: String? = nil, closesDescriptor: Bool = false) {
+  /// at the end if `closesDescriptor`. If `isClosed` (standard input was closed at start, see
+  /// ``StandardDescriptors``), reading fails at once, as reading a closed descriptor does.
+  init(
+    descriptor: Int32 = 0, name: String? = nil, closesDescriptor: Bool = false,
+    isClosed: Bool = false, describedAs description: String = "standard input"
+  ) {
     self.descriptor = descriptor
     self.name = name
+    self.description = description
     self.closesDescriptor = closesDescriptor
     resumesAfterEnd = isatty(descriptor) == 1
+    failsAtOnce = isClosed
   }
+
+  /// Whether the first read fails with `EBADF` (the descriptor was closed at start).
+  private var failsAtOnce: Bool
 
   deinit {
     if closesDescriptor { close(descriptor) }
@@ -68,6 +79,10 @@ final class LineReader {
   }
 
   private func nextLine() -> Line? {
+    if failsAtOnce, !finished {
+      finished = true
+      return .failed("cannot read \(description): " + LineReader.reason(EBADF))
+    }
     while !finished {
       if start == end {
         guard HangUp.waitForInput(descriptor) else { return .hangUp }
@@ -75,7 +90,7 @@ final class LineReader {
         if count < 0 {
           if errno == EINTR { continue }
           finished = true
-          return .failed("cannot read standard input: " + LineReader.reason(errno))
+          return .failed("cannot read \(description): " + LineReader.reason(errno))
         }
         if count == 0 {
           finished = !resumesAfterEnd

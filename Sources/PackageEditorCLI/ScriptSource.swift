@@ -46,17 +46,26 @@ final class ScriptSource: LineSource {
       case .command(let command):
         parts.append((.command, LineList([command])))
       case .file(let file):
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-          throw Failure(
-            description:
-              "cannot read the script \"\(file)\": \(String(cString: strerror(errno)).lowercased())"
-          )
-        }
-        parts.append(
-          (.file(file), LineReader(descriptor: descriptor, name: file, closesDescriptor: true)))
+        parts.append((.file(file), try ScriptSource.openScript(file, naming: file)))
       }
     }
+  }
+
+  /// A reader of the script file at `path`, named `name` (`name:12` in errors).
+  /// - Throws: ``Failure`` if it cannot be opened, or is a directory (which would otherwise
+  ///   read as an error of standard input's kind).
+  static func openScript(_ path: String, naming name: String) throws(Failure) -> LineReader {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+    var info = stat()
+    guard descriptor >= 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else {
+      let reason =
+        descriptor >= 0 ? "it is a directory" : String(cString: strerror(errno)).lowercased()
+      if descriptor >= 0 { close(descriptor) }
+      throw Failure(description: "cannot read the script \"\(name)\": \(reason)")
+    }
+    return LineReader(
+      descriptor: descriptor, name: name, closesDescriptor: true,
+      describedAs: "the script \"\(name)\"")
   }
 
   func next() -> LineReader.Line? {

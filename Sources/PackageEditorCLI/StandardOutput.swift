@@ -15,8 +15,13 @@ final class StandardOutput: EditorOutput {
   /// Why writing standard output failed, if it did.
   private(set) var failure: String?
 
-  init(colors: Bool) {
+  /// Whether standard output was closed at start (see ``StandardDescriptors``): anything
+  /// written is then a failure, as writing a closed descriptor is.
+  private let closed: Bool
+
+  init(colors: Bool, closed: Bool = false) {
     self.colors = colors
+    self.closed = closed
     buffer.reserveCapacity(1 << 16)
   }
 
@@ -53,7 +58,7 @@ final class StandardOutput: EditorOutput {
 
   func flush() {
     guard !buffer.isEmpty else { return }
-    let code = buffer.withUnsafeBytes { StandardOutput.write($0, to: 1) }
+    let code: Int32? = closed ? EBADF : buffer.withUnsafeBytes { StandardOutput.write($0, to: 1) }
     if let code, failure == nil {
       failure = code == ENOSPC ? "no space left on the device" : String(cString: strerror(code))
     }

@@ -32,6 +32,37 @@ enum Tokenizer {
     }
   }
 
+  /// The commands of `line`: its parts between the `;` that are outside quotes, as the
+  /// shell and `psql` read `a; b`. A line without `;` is one command (found without decoding
+  /// it). An unbalanced quote keeps the rest of the line in its command, whose words then
+  /// report it.
+  static func commands(_ line: String) -> [Substring] {
+    guard line.utf8.contains(UInt8(ascii: ";")) else { return [line[...]] }
+    var commands: [Substring] = []
+    var start = line.startIndex
+    var quote: Character?
+    var escaping = false
+    for index in line.indices {
+      let character = line[index]
+      if escaping {
+        escaping = false
+      } else if let open = quote {
+        if character == "\\", open == "\"" {
+          escaping = true
+        } else if character == open {
+          quote = nil
+        }
+      } else if character == "\"" || character == "'" {
+        quote = character
+      } else if character == ";" {
+        commands.append(line[start..<index])
+        start = line.index(after: index)
+      }
+    }
+    commands.append(line[start...])
+    return commands
+  }
+
   /// The words of `line`. Works on Unicode scalars, not characters: every character that
   /// matters is ASCII, and grapheme breaking would cost more than the rest of a command. A word
   /// is collected as UTF-8 bytes and made a `String` once, when it ends (appending scalar by

@@ -2,6 +2,8 @@
 // See EditorOptions.usage for the command line and HelpText for the commands.
 import Foundation
 
+// First, so that no file the editor opens takes the number of a closed standard descriptor.
+let closedDescriptors = StandardDescriptors.reopenClosed()
 // Passing the file size limit (ulimit -f) is then the error EFBIG, reported by the save that
 // met it, rather than the end of the process half-way through a save.
 signal(SIGXFSZ, SIG_IGN)
@@ -10,5 +12,6 @@ HangUp.install()
 let status = Editor.main(
   arguments: Array(CommandLine.arguments.dropFirst()),
   environment: ProcessInfo.processInfo.environment,
-  inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1)
+  inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1,
+  closedDescriptors: closedDescriptors)
 exit(status)

@@ -161,7 +161,7 @@ public final class ChangeHistory {
   }
 
   private func keys<Root: KeyValueObservable>(of object: Root) -> [(name: String, role: KeyRole)] {
-    Root.observableKeys.keys.map { ($0.name, $0.role) }
+    Root.allObservableKeys.keys.map { ($0.name, $0.role) }
   }
 }
 

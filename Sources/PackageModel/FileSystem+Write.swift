@@ -22,32 +22,46 @@ extension FileSystem {
   ///
   /// The process must ignore `SIGXFSZ` (the editor does), so that passing the size limit is
   /// the error `EFBIG` rather than the end of the process.
-  static func writeAtomically(_ bytes: [UInt8], to path: String) throws(Failure) {
+  ///
+  /// Two editors saving one file take turns: the save holds an exclusive advisory lock on the
+  /// file (see ``lock(_:exclusive:wait:)``) across reading it, growing, writing and truncating
+  /// it, and the rename; a load holds a shared one while it reads. Under that lock the file
+  /// must be what `expectation` says, or nothing is written and the failure is a conflict:
+  /// another program changed (or created) it since the editor last read or wrote it.
+  static func writeAtomically(
+    _ bytes: [UInt8], to path: String, expecting expectation: Expectation = .anything,
+    lockWait: Double = lockWait
+  ) throws(Failure) {
     guard !path.isEmpty else { throw Failure("the file name is empty") }
     guard !path.hasSuffix("/") else { throw Failure("a file name cannot end with /") }
     let target = try resolvingLinks(path)
     var info = stat()
-    let exists = lstat(target, &info) == 0
-    if exists {
+    var locked: Int32?
+    defer { if let locked { close(locked) } }
+    if lstat(target, &info) == 0 {
       guard isRegular(info.st_mode) else {
         throw Failure("it is \(kind(info.st_mode)), not a regular file")
       }
       guard info.st_mode & 0o222 != 0 else { throw Failure("the file is read-only") }
       guard access(target, W_OK) == 0 else { throw Failure(reason(errno)) }
       try checkSameFile(path, as: info)
-      if info.st_nlink > 1 { return try writeInPlace(bytes, to: target) }
+      locked = try openLocked(target, wait: lockWait)
+      if let locked, fstat(locked, &info) != 0 { throw Failure(reason(errno)) }
     }
+    try check(expectation, descriptor: locked)
+    if let locked, info.st_nlink > 1 { return try writeInPlace(bytes, to: locked) }
     let descriptor: Int32
     let temporary: String
     do {
-      (descriptor, temporary) = try createTemporary(nextTo: target, mode: exists ? 0o600 : 0o666)
+      (descriptor, temporary) = try createTemporary(
+        nextTo: target, mode: locked != nil ? 0o600 : 0o666)
     } catch {
       // A writable file in a directory that is not: it can only be rewritten in place.
-      guard exists, error == Failure(reason(EACCES)) else { throw error }
-      return try writeInPlace(bytes, to: target)
+      guard let locked, error == Failure(reason(EACCES)) else { throw error }
+      return try writeInPlace(bytes, to: locked)
     }
     do throws(Failure) {
-      if exists {
+      if locked != nil {
         // Only the owner or root may change these; a failure of chown leaves the saver's.
         _ = fchown(descriptor, info.st_uid, info.st_gid)
         guard fchmod(descriptor, info.st_mode & 0o7777) == 0 else { throw Failure(reason(errno)) }
@@ -61,8 +75,40 @@ extension FileSystem {
     }
     let closed = close(descriptor) == 0
     let code = errno
-    guard closed, rename(temporary, target) == 0 else {
-      let failure = Failure(reason(closed ? errno : code))
+    guard closed else {
+      unlink(temporary)
+      throw Failure(reason(code))
+    }
+    try moveIntoPlace(temporary, target, createOnly: locked == nil && expectation == .absent)
+  }
+
+  /// Renames `temporary` to `target`; with `createOnly`, only if nothing is at `target` (a
+  /// hard link, which fails if the name is taken, then the temporary name is removed), so that
+  /// a file another program created meanwhile is never replaced.
+  private static func moveIntoPlace(_ temporary: String, _ target: String, createOnly: Bool)
+    throws(Failure)
+  {
+    if createOnly {
+      if link(temporary, target) == 0 {
+        unlink(temporary)
+        return
+      }
+      let code = errno
+      guard code != EEXIST else {
+        unlink(temporary)
+        throw Failure.conflict(created: true)
+      }
+      // A file system without hard links: check, then rename (a narrow window remains).
+      var info = stat()
+      guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EMLINK,
+        lstat(target, &info) != 0
+      else {
+        unlink(temporary)
+        throw lstat(target, &info) == 0 ? Failure.conflict(created: true) : Failure(reason(code))
+      }
+    }
+    guard rename(temporary, target) == 0 else {
+      let failure = Failure(reason(errno))
       unlink(temporary)
       throw failure
     }
@@ -101,14 +147,11 @@ extension FileSystem {
     }
   }
 
-  /// Rewrites the regular file `target` in place, never leaving it corrupt: the old bytes are
+  /// Rewrites the regular file open (and locked) as `descriptor` in place, never leaving it corrupt: the old bytes are
   /// read first; the file is grown to its new size before anything is written (so passing the
   /// size limit, or a full disk where space can be reserved, fails before the content changes);
   /// if a write fails all the same, the old bytes are written back.
-  private static func writeInPlace(_ bytes: [UInt8], to target: String) throws(Failure) {
-    let descriptor = open(target, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
-    guard descriptor >= 0 else { throw Failure(reason(errno)) }
-    defer { close(descriptor) }
+  private static func writeInPlace(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
     let old = try readAll(descriptor)
     if bytes.count > old.count {
       guard ftruncate(descriptor, off_t(bytes.count)) == 0 else { throw Failure(reason(errno)) }
@@ -135,7 +178,7 @@ extension FileSystem {
   }
 
   /// Every byte of an open file, from its start.
-  private static func readAll(_ descriptor: Int32) throws(Failure) -> [UInt8] {
+  static func readAll(_ descriptor: Int32) throws(Failure) -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     var offset: off_t = 0

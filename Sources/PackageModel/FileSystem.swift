@@ -14,7 +14,12 @@ enum FileSystem {
   /// file`.
   struct Failure: Error, Equatable {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// Whether the file changed on disk since it was read or written (see ``Expectation``).
+    var isConflict = false
+    init(_ reason: String, isConflict: Bool = false) {
+      self.reason = reason
+      self.isConflict = isConflict
+    }
   }
 
   /// The largest file ``read(_:)`` accepts: 16 MiB, far above any package (a package of
@@ -39,6 +44,9 @@ enum FileSystem {
     let tooLarge = Failure(
       "it is too large (a package file has at most \(maximumReadSize >> 20) MiB)")
     guard info.st_size <= maximumReadSize else { throw tooLarge }
+    // An editor rewriting the file in place holds an exclusive lock: wait for it to finish.
+    try lock(descriptor, exclusive: false)
+    guard fstat(descriptor, &info) == 0 else { throw Failure(reason(errno)) }
     // One buffer of the size the file claims, plus one byte to notice that it grew.
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
     var count = 0

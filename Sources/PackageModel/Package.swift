@@ -9,16 +9,15 @@ import KVOLite
 public final class Package: KeyValueObservable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
-  /// The keys this type declares for observation and key-value coding.
+  /// The keys that cannot be found from the `@Observed` properties: the derived `summary` and
+  /// `totalWeight`, and what each is made of.
   public static let observableKeys: ObservableKeys<Package> = [
-    .toOne("recipient", \.recipient),
-    .toOne("sender", \.sender),
-    .toMany("contents", \.contents),
     .derived(
       "summary", \.summary,
       affectedBy: [
         "recipient.fullName", "recipient.postalAddress.street", "sender.fullName", "contents",
       ]),
+    .derived("totalWeight", \.totalWeight, affectedBy: ["contents"]),
   ]
 
   /// Who receives the package.

@@ -9,7 +9,8 @@ public final class PackageContent: KeyValueObservable, Sendable, Equatable, Cust
 {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
-  /// The keys this type declares for observation and key-value coding.
+  /// The keys, read-only attributes: immutable stored properties are not `@Observed`, so they
+  /// are declared (key-value coding reads them; they never change).
   public static let observableKeys: ObservableKeys<PackageContent> = [
     .attribute("title", \.title),
     .attribute("quantity", \.quantity),

@@ -5,7 +5,15 @@
 /// half-written file behind. Errors name the file (as the caller named it) and say what went
 /// wrong in a short phrase.
 public enum PackageFile {
-  /// Writes `package` to `path`.
+  /// Writes `package` to `path`, over whatever is there (see
+  /// ``save(_:to:naming:replacing:keeping:)``).
+  public static func save(_ package: Package, to path: String, naming name: String? = nil)
+    throws(PackageFileError)
+  {
+    _ = try save(package, to: path, naming: name, replacing: nil, keeping: nil)
+  }
+
+  /// Writes `package` to `path`, and returns the snapshot of what it wrote.
   ///
   /// - A symbolic link is followed: its target is written, and the link stays a link.
   /// - An existing file keeps its permissions; a read-only file, a directory, a FIFO, a device
@@ -16,6 +24,8 @@ public enum PackageFile {
   ///   rewritten in place, so that the links keep sharing it; it is grown to its new size first
   ///   and its old bytes are put back if a write fails, so it is never left corrupt.
   /// - A symbolic link that another user owns in a sticky shared directory is not followed.
+  /// - Two editors saving the same file take turns (an advisory lock on it, held from reading
+  ///   it to the rename), and a load waits for a save in progress.
   ///
   /// The process must ignore `SIGXFSZ`, so that the file size limit is an error, not the end of
   /// the process.
@@ -24,15 +34,38 @@ public enum PackageFile {
   ///   - package: The package to save, as it is now.
   ///   - path: Where to save it.
   ///   - name: How errors name the file (by default `path`).
-  /// - Throws: ``PackageFileError/unwritable(path:reason:)``.
-  public static func save(_ package: Package, to path: String, naming name: String? = nil)
-    throws(PackageFileError)
-  {
+  ///   - expected: What the file held when it was loaded or last saved; if it now holds
+  ///     anything else (or exists, when it did not), nothing is written and the error is
+  ///     ``PackageFileError/changedOnDisk(path:reason:)``. `nil` overwrites whatever is there.
+  ///   - source: The file the package was loaded from, whose fields this version does not know
+  ///     are kept (and whose bytes are kept where nothing changed); `nil` writes the document
+  ///     afresh.
+  /// - Returns: The snapshot of the saved file, its contents adopted from `package`.
+  /// - Throws: ``PackageFileError/unwritable(path:reason:)`` or
+  ///   ``PackageFileError/changedOnDisk(path:reason:)``.
+  @discardableResult
+  public static func save(
+    _ package: Package, to path: String, naming name: String? = nil,
+    replacing expected: PackageFileSnapshot?, keeping source: PackageFileSnapshot?
+  ) throws(PackageFileError) -> PackageFileSnapshot {
+    let bytes = text(of: package, keeping: source)
     do {
-      try FileSystem.writeAtomically(Array(PackageDocument(package).encoded()), to: path)
+      try FileSystem.writeAtomically(
+        bytes, to: path, expecting: expected?.expectation ?? .anything)
+    } catch  where error.isConflict {
+      throw .changedOnDisk(path: name ?? path, reason: error.reason)
     } catch {
       throw .unwritable(path: name ?? path, reason: error.reason)
     }
+    var written = PackageFileSnapshot(bytes: bytes)
+    written.adoptContents(of: package, keeping: source)
+    return written
+  }
+
+  /// The bytes ``save(_:to:naming:replacing:keeping:)`` writes for `package`: `source`'s file
+  /// with the package's values written into it, or the document afresh.
+  public static func text(of package: Package, keeping source: PackageFileSnapshot?) -> [UInt8] {
+    source?.text(of: package) ?? Array(PackageDocument(package).encoded())
   }
 
   /// Reads and validates the whole document at `path` (through symbolic links, but not one that
@@ -46,13 +79,24 @@ public enum PackageFile {
   public static func read(_ path: String, naming name: String? = nil) throws(PackageFileError)
     -> PackageDocument
   {
+    try load(path, naming: name).document
+  }
+
+  /// Like ``read(_:naming:)``, and the snapshot of the file's bytes (to save over it later, see
+  /// ``save(_:to:naming:replacing:keeping:)``). Call
+  /// ``PackageFileSnapshot/adoptContents(of:)`` once the document is applied to a package.
+  public static func load(_ path: String, naming name: String? = nil) throws(PackageFileError)
+    -> (document: PackageDocument, snapshot: PackageFileSnapshot)
+  {
     let bytes: [UInt8]
     do {
       bytes = try FileSystem.read(path)
     } catch {
       throw .unreadable(path: name ?? path, reason: error.reason)
     }
-    return try PackageDocument.decode(bytes, path: name ?? path)
+    return (
+      try PackageDocument.decode(bytes, path: name ?? path), PackageFileSnapshot(bytes: bytes)
+    )
   }
 
   /// Like ``read(_:naming:)``, but `nil` when nothing is at `path` (a file to be created by
@@ -61,17 +105,27 @@ public enum PackageFile {
     throws(PackageFileError)
     -> PackageDocument?
   {
+    try loadIfPresent(path, naming: name).document
+  }
+
+  /// Like ``load(_:naming:)``, but with no document and ``PackageFileSnapshot/absent`` when
+  /// nothing is at `path`.
+  public static func loadIfPresent(_ path: String, naming name: String? = nil)
+    throws(PackageFileError)
+    -> (document: PackageDocument?, snapshot: PackageFileSnapshot)
+  {
     let present: Bool
     do {
       present = try FileSystem.exists(path)
     } catch {
       throw .unreadable(path: name ?? path, reason: error.reason)
     }
-    guard present else { return nil }
+    guard present else { return (nil, .absent) }
     do {
-      return try read(path, naming: name)
+      let (document, snapshot) = try load(path, naming: name)
+      return (document, snapshot)
     } catch {
-      if case .unreadable(_, "no such file") = error { return nil }
+      if case .unreadable(_, "no such file") = error { return (nil, .absent) }
       throw error
     }
   }

@@ -5,6 +5,9 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
   case unreadable(path: String, reason: String)
   /// The file could not be written; the previous file, if any, is intact.
   case unwritable(path: String, reason: String)
+  /// The file was not written because another program changed (or created) it since it was
+  /// loaded or last saved; the file is intact.
+  case changedOnDisk(path: String, reason: String)
   /// The file is not JSON (or is truncated).
   case notJSON(path: String, reason: String)
   /// The document's `format` is not one this version reads.
@@ -23,6 +26,7 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
     switch self {
     case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
     case .unwritable(let path, let reason): "cannot write \(path): \(reason)"
+    case .changedOnDisk(let path, let reason): "not saved: \(path): \(reason)"
     case .notJSON(let path, let reason): "\(path) is not a package file (not valid JSON: \(reason))"
     case .unsupportedFormat(let path, let format):
       "\(path) has format \(format); this version reads format \(PackageDocument.currentFormat)"

@@ -8,6 +8,8 @@ import KVOLiteBridge
 /// - `street` is a ``/KVOLiteBridge/Binding`` whose setter replaces the recipient's ``PostalAddress`` by a copy
 ///   with the new street; an observation of the street sends `objectWillChange` before it
 ///   changes on the model, however it was changed.
+/// - Editing by key path (``setValue(fromText:forKeyPath:)``) takes one route for every key:
+///   a value equal to the current one changes nothing; any other goes to the model.
 /// - `summary` is kept up to date from observations of what it shows: the names, the street,
 ///   and the contents, whose totals follow the insertions and removals KVOLite reports (so a
 ///   change costs the same however many contents there are).
@@ -99,30 +101,6 @@ public final class PackageViewModel: ObservableObject {
     if text != summary { summary = text }
   }
 
-  // MARK: - Editing by key path
-
-  /// Sets an attribute of the package from text (see
-  /// ``/KVOLite/KeyValueObservable/setValue(fromText:forKeyPath:)``), the way a view bound to this view
-  /// model would.
-  ///
-  /// The view model decides which key paths its own fields edit: the recipient's first name and
-  /// last name go through ``firstName`` and ``lastName`` (and so through their mirrors), the
-  /// street through ``street``; every other key path through key-value coding on the package.
-  /// Every successful call is a change, even to the value the key already has (as with KVO):
-  /// because the fields skip an unchanged value (`removeDuplicates`), such a set goes through
-  /// key-value coding too. Observers run on the calling thread, after the change.
-  /// - Throws: ``/KVOLite/KeyValueError`` if the key path does not name a settable attribute or the text
-  ///   does not convert to its type; nothing changes.
-  public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError) {
-    switch keyPath {
-    case "recipient.firstName" where firstName != text: firstName = text
-    case "recipient.lastName" where lastName != text: lastName = text
-    case "recipient.postalAddress.street" where street.wrappedValue != text:
-      street.wrappedValue = text
-    default: try package.setValue(fromText: text, forKeyPath: keyPath)
-    }
-  }
-
   // MARK: - Contents
 
   /// Appends a content line.
@@ -154,6 +132,23 @@ public final class PackageViewModel: ObservableObject {
     }
   }
 
+  /// Replaces the content line at `index` with `content` (one `replacement` notification).
+  /// - Throws: ``PackageError/noContent(index:count:)``, or ``PackageError/totalsTooLarge`` if
+  ///   the package's totals would pass their limits; nothing changes.
+  public func replaceContent(at index: Int, with content: PackageContent) throws(PackageError) {
+    guard package.contents.indices.contains(index) else {
+      throw .noContent(index: index, count: package.contents.count)
+    }
+    guard totalsAreExact,
+      totals.removing([package.contents[index]])?.adding([content]) != nil
+    else { throw .totalsTooLarge }
+    do {
+      try contents.replace(at: index, with: content)
+    } catch {
+      throw .noContent(index: index, count: package.contents.count)
+    }
+  }
+
   /// Removes the content line at `index`.
   /// - Throws: ``PackageError/noContent(index:count:)``; nothing changes.
   @discardableResult
@@ -167,6 +162,6 @@ public final class PackageViewModel: ObservableObject {
 
   private var contents: KeyValueArray<Package, PackageContent> {
     // `contents` is a declared, observed to-many key of Package; the tests pin it.
-    try! package.mutableArrayValue(for: \.contents)
+    package.mutableArrayValue(for: \.contents)
   }
 }

@@ -7,12 +7,10 @@ import KVOLite
 public final class Person: KeyValueObservable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
-  /// The keys this type declares for observation and key-value coding.
+  /// The key that cannot be found from the `@Observed` properties: `fullName`, and what it is
+  /// made of.
   public static let observableKeys: ObservableKeys<Person> = [
-    .attribute("firstName", \.firstName),
-    .attribute("lastName", \.lastName),
-    .toOne("postalAddress", \.postalAddress),
-    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
+    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"])
   ]
 
   /// The first name.

@@ -6,14 +6,6 @@ import KVOLite
 public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
-  /// The keys this type declares for observation and key-value coding.
-  public static let observableKeys: ObservableKeys<PostalAddress> = [
-    .attribute("street", \.street),
-    .attribute("city", \.city),
-    .attribute("postalCode", \.postalCode),
-    .attribute("country", \.country),
-  ]
-
   /// The street and number, e.g. `1 Main St`.
   @Observed public var street: String
   /// The city.

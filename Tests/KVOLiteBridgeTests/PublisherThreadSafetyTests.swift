@@ -1,6 +1,7 @@
 import Foundation
 import KVOLiteBridge
 import KVOLiteTestSupport
+import Synchronization
 import Testing
 
 @Suite("Publishers and KVO publishers under concurrency")
@@ -38,5 +39,33 @@ struct PublisherThreadSafetyTests {
     cancellables.withLock { $0.removeAll() }
     #expect(person.observationRegistrar.triggerCount == 0)
     _ = (a, b)
+  }
+}
+
+extension PublisherThreadSafetyTests {
+  @Test("publisher(for:) calls its subscriber one call at a time, whichever threads set the key")
+  func keyValuePublisherSerializesCalls() {
+    let person = Person()
+    let inside = Atomic<Int>(0)
+    let overlaps = Counter()
+    let count = Atomic<Int>(0)
+    let overlapping = person.publisher(for: \.age).sink { _ in
+      if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.increment() }
+      spin(1_000)
+      inside.subtract(1, ordering: .acquiringAndReleasing)
+    }
+    let scanning = person.publisher(for: \.age).scan(0) { calls, _ in
+      spin(500)
+      return calls + 1
+    }.sink {
+      if $0 > count.load(ordering: .relaxed) { count.store($0, ordering: .relaxed) }
+    }
+    race(workers: Self.workers) { _ in
+      for round in 0..<Self.rounds { person.age = round }
+    }
+    #expect(overlaps.count == 0)
+    // The initial value, then every set: `scan` lost none.
+    #expect(count.load(ordering: .relaxed) == 1 + Self.workers * Self.rounds)
+    _ = (overlapping, scanning)
   }
 }

@@ -29,7 +29,7 @@ struct DependentKeyTests {
     let ann = Person(firstName: "Ann")
     order.customer = ann
     ann.lastName = "Lee"
-    try order.mutableArrayValue(for: \.items).append(Item("Book"))
+    order.mutableArrayValue(for: \.items).append(Item("Book"))
     order.customer = nil
     ann.firstName = "ignored"
     #expect(log.all == ["Ann : 0", "Ann Lee: 0", "Ann Lee: 1", "-: 1"])

@@ -50,6 +50,15 @@ struct KeyPathErrorTests {
     #expect(Suggestion.closest(to: name, among: candidates) == expected)
   }
 
+  @Test("a suggestion for a very long name costs what the candidates cost, not the name")
+  func longNameSuggestion() {
+    // Edit distances against a 100,000-character name would take minutes; skipping the
+    // candidates whose length is out of reach takes none.
+    let long = String(repeating: "x", count: 100_000)
+    #expect(Suggestion.closest(to: long, among: ["firstName", "lastName", "fullName"]) == nil)
+    #expect(Suggestion.closest(to: "firstNamexx", among: ["firstName", "x"]) == "firstName")
+  }
+
   @Test("an unknown key with nothing close has no suggestion")
   func unknownKeyNoSuggestion() {
     let parcel = Parcel()

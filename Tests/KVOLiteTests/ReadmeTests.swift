@@ -5,18 +5,13 @@ import Testing
 
 /// The README's namespace, so that its type names do not clash with other fixtures.
 enum Readme {
-  final class PostalAddress: KeyValueObservable {
+  class PostalAddress: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
-    static let observableKeys: ObservableKeys<PostalAddress> = [.attribute("street", \.street)]
     @Observed var street = ""
   }
 
-  final class Person: KeyValueObservable {
+  class Person: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
-    static let observableKeys: ObservableKeys<Person> = [
-      .attribute("firstName", \.firstName),
-      .toOne("postalAddress", \.postalAddress),
-    ]
     @Observed var firstName = ""
     @Observed var postalAddress = PostalAddress()
   }

@@ -6,7 +6,6 @@ import Testing
 
 final class Tally: KeyValueObservable, @unchecked Sendable {
   let observationRegistrar = ObservationRegistrar()
-  static let observableKeys: ObservableKeys<Tally> = [.attribute("value", \.value)]
   @Observed var value = 0
 }
 

@@ -75,14 +75,20 @@ struct CommandDeclarationTests {
     let help = try HelpText.text(for: nil)
     for command in CommandTable.commands {
       let configuration = command.configuration
-      #expect(
-        help.contains {
-          $0.hasPrefix("  " + configuration.usage) && $0.hasSuffix(configuration.summary)
+      // The usage, then the summary on the same line or (a long usage) the next.
+      let line = try #require(
+        help.firstIndex {
+          $0 == "  " + configuration.usage || $0.hasPrefix("  " + configuration.usage + " ")
         })
+      #expect(
+        help[line].hasSuffix(configuration.summary)
+          || help[line + 1] == String(repeating: " ", count: HelpText.summaryColumn)
+            + configuration.summary
+      )
       #expect(
         try HelpText.text(for: configuration.name) == [
           "usage: " + configuration.usage, configuration.summary,
-        ])
+        ] + configuration.details)
       for name in configuration.names {
         #expect(
           CommandTable.command(named: name).map(ObjectIdentifier.init) == ObjectIdentifier(command))
@@ -91,7 +97,11 @@ struct CommandDeclarationTests {
           session.completions(for: String(name.prefix(name.count - 1))).candidates.contains(name))
       }
     }
-    #expect(help.count == CommandTable.commands.count + 2)
+    #expect(
+      help.count
+        == CommandTable.commands.count + 2
+        + CommandTable.commands.filter { $0.configuration.usage.count + 4 > HelpText.summaryColumn }
+        .count)
     #expect(try HelpText.text(for: "exit") == HelpText.text(for: "quit"))
   }
 

@@ -134,7 +134,11 @@ struct DataSafetyTests {
       .filter { $0.hasPrefix("recovered-") }
     try #require(recovered.count == 1)
     let path = state + "/" + recovered[0]
-    #expect(terminal.screen.contains("warning: hang-up: the unsaved changes are saved in \(path)"))
+    // On a line of its own (not after the prompt), saying how to recover.
+    #expect(
+      terminal.screen.contains(
+        "package*> \r\u{1B}[10C\r\n\u{1B}[33mwarning: hang-up: the unsaved changes are saved in \(path); to recover them, run package-editor \(path), then saveas FILE"
+      ))
     let document = try PackageFile.read(path)
     #expect(document.recipient.firstName == "Zed")
     var info = stat()

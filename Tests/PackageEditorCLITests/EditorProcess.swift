@@ -7,7 +7,7 @@ import Foundation
 /// Runs the built `package-editor` as a process, for tests of what only a process shows: its
 /// exit status, its standard output and error as bytes, signals and resource limits.
 enum EditorProcess {
-  struct Result {
+  struct Result: Sendable {
     var stdout: String
     var stderr: String
     var status: Int32
@@ -15,15 +15,19 @@ enum EditorProcess {
 
   /// Runs the editor with `arguments` in `directory`, standard input from `input`, under a file
   /// size limit of `fileSizeLimit` blocks of 1,024 bytes if given (`ulimit -f`), with standard
-  /// output to `stdoutPath` if given (then `stdout` is empty).
+  /// output to `stdoutPath` if given (then `stdout` is empty), and the shell redirections
+  /// `redirections` (`<&-` closes standard input). An editor still running after `timeout`
+  /// seconds is killed (its status is then 137), so that a hang fails the test instead of
+  /// stopping the suite.
   static func run(
     _ arguments: [String], in directory: String, input: String = "",
-    environment: [String: String] = [:], fileSizeLimit: Int? = nil, stdoutPath: String? = nil
+    environment: [String: String] = [:], fileSizeLimit: Int? = nil, stdoutPath: String? = nil,
+    redirections: String = "", timeout: Double = 60
   ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     let limit = fileSizeLimit.map { "ulimit -f \($0); " } ?? ""
-    let redirect = stdoutPath.map { " > '\($0)'" } ?? ""
+    let redirect = (stdoutPath.map { " > '\($0)'" } ?? "") + " " + redirections
     process.arguments =
       ["-c", limit + "exec \"$0\" \"$@\"" + redirect, PseudoTerminal.editorPath] + arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -35,6 +39,11 @@ enum EditorProcess {
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
+    let watchdog = DispatchWorkItem {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
     stdin.fileHandleForWriting.write(Data(input.utf8))
     try stdin.fileHandleForWriting.close()
     // Read both pipes at once, so that neither fills while the other is read.

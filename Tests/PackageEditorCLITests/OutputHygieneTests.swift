@@ -155,18 +155,42 @@ struct OutputHygieneTests {
     }
   }
 
-  @Test("every set is a change, on every key: a watch sees it and it is one undo step")
-  func consistentSets() {
+  @Test(
+    "a set to the value a key has says unchanged, on every key: no notification, no undo step, no unsaved change"
+  )
+  func unchangedSets() {
     for key in [
       "recipient.firstName", "recipient.postalAddress.street", "recipient.postalAddress.city",
+      "contents.1.title", "contents.1.quantity", "contents.0.weight",
     ] {
-      let run = transcript("get \(key)\nwatch \(key)")
-      let value = run.stdout.dropLast()
-      let again = transcript("watch \(key) new\nset \(key) \"\(value)\"\nundo\nundo\nundo")
+      let value = transcript("get \(key)").stdout.dropLast()
+      // An element's key cannot be watched by index: its line is replaced, and `contents`
+      // shows that.
+      let watched = key.hasPrefix("contents.") ? "contents" : key
+      let again = transcript(
+        "watch \(watched) new\nset \(key) \"\(value)\"\nundo\nquit", interactive: true)
+      let shown = Int(value) != nil || Double(value) != nil ? String(value) : "\"\(value)\""
       #expect(
-        again.stdout == "\(key): setting -> \"\(value)\"\n\(key): setting -> \"\(value)\"\n",
+        again.stdout.split(separator: "\n").dropFirst(2).joined(separator: "\n")
+          == "\(key) = \(shown) (unchanged)",
         "\(key)")
       #expect(again.stderr == "error: undo: nothing to undo\n", "\(key)")
     }
+    // The same value in another spelling is the same value: 0.50 kg is 0.5 kg.
+    #expect(
+      transcript("set contents.0.weight 0.50").stdout == "contents.0.weight = 0.5 (unchanged)\n")
+  }
+
+  @Test("a set that does not change the summary prints what it changed: every set prints one line")
+  func setWithoutSummaryChange() {
+    let run = transcript(
+      "set recipient.postalAddress.city Ogdenville\nset sender.postalAddress.country \"A\\nB\"")
+    #expect(
+      run.stdout == """
+        recipient.postalAddress.city = "Ogdenville"
+        sender.postalAddress.country = "A\\nB"
+
+        """)
+    #expect(run.stderr == "")
   }
 }

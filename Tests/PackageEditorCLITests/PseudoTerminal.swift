@@ -22,8 +22,9 @@ final class PseudoTerminal {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
   }
 
-  /// Starts the editor with `arguments` and `environment` on a new terminal 80 columns wide.
-  init(arguments: [String], environment: [String: String]) throws {
+  /// Starts the editor with `arguments` and `environment` on a new terminal 80 columns wide, in
+  /// `directory` (by default the test's own).
+  init(arguments: [String], environment: [String: String], directory: String? = nil) throws {
     var slave: Int32 = -1
     var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
@@ -45,10 +46,13 @@ final class PseudoTerminal {
     defer { posix_spawn_file_actions_destroy(&actions) }
     for target in Int32(0)...2 { posix_spawn_file_actions_adddup2(&actions, slave, target) }
     posix_spawn_file_actions_addclose(&actions, master)
-    let argv = ([Self.editorPath] + arguments).map { strdup($0) } + [nil]
+    // In another directory, a shell changes to it and then becomes the editor (same process).
+    let program = directory == nil ? Self.editorPath : "/bin/sh"
+    let start = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0] } ?? []
+    let argv = (start + [Self.editorPath] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
-    let result = posix_spawn(&pid, Self.editorPath, &actions, &attributes, argv, envp)
+    let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
   }
 
@@ -123,6 +127,9 @@ final class PseudoTerminal {
     }
     return nil
   }
+
+  /// The editor's process identifier.
+  var processIdentifier: pid_t { pid }
 
   /// A mark in the screen, to wait for text written after it.
   var mark: String.Index { screen.endIndex }

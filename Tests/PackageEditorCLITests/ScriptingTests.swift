@@ -166,4 +166,65 @@ struct ScriptingTests {
     terminal.type("\u{15}quit!\r")
     #expect(terminal.exitStatus() == 0)
   }
+
+  @Test("a; b runs two commands, as two lines; a ; in quotes is text; a; b stops at a's error")
+  func semicolons() {
+    let run = transcript(
+      "set recipient.firstName \"A;B\"; get recipient.firstName;; get recipient.lastName;\n"
+        + "get nope; get recipient.firstName\nget recipient.firstName")
+    #expect(
+      run.stdout == """
+        summary: A;B Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        A;B
+        Smith
+
+        """)
+    #expect(run.stderr == "error: get nope: Package has no key \"nope\"\n")
+    #expect(run.status == 1)
+    let going = transcript(
+      "get nope; get recipient.firstName", options: EditorOptions(keepGoing: true))
+    #expect(going.stdout == "Ann\n" && going.status == 1)
+    #expect(
+      transcript("set recipient.lastName 'x;y'; get recipient.lastName").stdout.hasSuffix("x;y\n"))
+  }
+
+  @Test(
+    "source FILE runs a script from the prompt: its errors name file and line, it stops at the first, it nests to a limit"
+  )
+  func sourceScripts() throws {
+    let directory = TemporaryDirectory()
+    try "set recipient.firstName Bea\nsource inner.txt\nget recipient.lastName\n".write(
+      toFile: directory.file("outer.txt"), atomically: true, encoding: .utf8)
+    try "# inner\nset recipient.lastName Ray\nget nope\nset recipient.lastName Never\n".write(
+      toFile: directory.file("inner.txt"), atomically: true, encoding: .utf8)
+    try "source self.txt\n".write(
+      toFile: directory.file("self.txt"), atomically: true, encoding: .utf8)
+    let run = transcript(
+      "source outer.txt\nget recipient.fullName\nsource missing.txt\nsource .\nsource self.txt",
+      interactive: true, directory: directory)
+    let lines = run.stdout.split(separator: "\n").dropFirst(2).joined(separator: "\n")
+    #expect(
+      lines == """
+        summary: Bea Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        summary: Bea Ray, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        Bea Ray
+        """)
+    #expect(
+      run.stderr == """
+        inner.txt:3: error: get nope: Package has no key "nope"
+        error: source: cannot read the script "missing.txt": no such file or directory
+        error: source: cannot read the script ".": it is a directory
+        self.txt:1: error: source self.txt: scripts nest more than 16 deep
+        warning: there are unsaved changes: save them with save [file], or quit again (or quit!) to discard them
+
+        """)
+  }
+
+  @Test("-f DIRECTORY names the script, not standard input")
+  func scriptDirectory() throws {
+    let directory = TemporaryDirectory()
+    let run = try EditorProcess.run(["-f", "."], in: directory.path)
+    #expect(run.status == 1)
+    #expect(run.stderr == "error: cannot read the script \".\": it is a directory\n")
+  }
 }

@@ -25,6 +25,7 @@ struct TranscriptTests {
       run.stdout == """
         Ann
         summary: Ann Marie Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug
+        recipient.postalAddress.city = "Ogdenville"
         2
         summary: Ann Marie Smith, 1 Main St · from Bob Jones · 3 items (4 pcs, 4 kg): Books ×2, Mug, Lamp
         summary: Ann Marie Smith, 1 Main St · from Bob Jones · 4 items (7 pcs, 4 kg): Pen ×3, Books ×2, Mug, Lamp
@@ -122,7 +123,7 @@ struct TranscriptTests {
     let run = transcript(
       """
       set recipient.frstName Bea
-      set contents.0.quantity 5
+      set contents.0.quantity 0
       set recipient.postalAddress x
       get contents.9.title
       get contents.title
@@ -146,7 +147,7 @@ struct TranscriptTests {
     #expect(
       run.stderr == """
         error: set recipient.frstName: Person has no key "frstName" (after "recipient"); did you mean "firstName"?
-        error: set contents.0.quantity: "quantity" of PackageContent cannot be set: it is read-only
+        error: set contents.0.quantity: invalid value for "contents.0.quantity": a content's quantity must be at least 1, not 0
         error: set recipient.postalAddress: "recipient.postalAddress" holds PostalAddress, which cannot be set from text
         error: get contents.9.title: index 9 is out of range for "contents.9" (2 elements)
         error: get contents.title: "contents" of Package is a to-many relationship; continue with an index (contents.0) or a collection operator (contents.@count)
@@ -172,6 +173,54 @@ struct TranscriptTests {
         == "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n"
     )
     #expect(run.status == 1)
+  }
+
+  @Test(
+    "a content's field is edited by replacing the line: one replacement, one undo step; get totalWeight is the summary's weight"
+  )
+  func editingContents() {
+    let run = transcript(
+      """
+      watch contents
+      set contents.1.quantity 5
+      set contents.1.title "Tea cup"
+      set contents.0.weight 0.25
+      get totalWeight
+      get contents.@sum.weight
+      undo
+      undo
+      get contents.1
+      redo
+      set contents.2.title x
+      set contents.1.weight -1
+      set contents.1.colour red
+      """, options: EditorOptions(keepGoing: true))
+    #expect(
+      run.stdout == """
+        contents: replacement [1] old [Mug ×1] new [Mug ×5]
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (7 pcs, 3.5 kg): Books ×2, Mug ×5
+        contents: replacement [1] old [Mug ×5] new [Tea cup ×5]
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (7 pcs, 3.5 kg): Books ×2, Tea cup ×5
+        contents: replacement [0] old [Books ×2] new [Books ×2]
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (7 pcs, 3 kg): Books ×2, Tea cup ×5
+        3
+        0.75
+        contents: replacement [0] old [Books ×2] new [Books ×2]
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (7 pcs, 3.5 kg): Books ×2, Tea cup ×5
+        contents: replacement [1] old [Tea cup ×5] new [Mug ×5]
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (7 pcs, 3.5 kg): Books ×2, Mug ×5
+        Mug ×5
+        contents: replacement [1] old [Mug ×5] new [Tea cup ×5]
+        summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (7 pcs, 3.5 kg): Books ×2, Tea cup ×5
+
+        """)
+    #expect(
+      run.stderr == """
+        error: set contents.2.title: index 2 is out of range for "contents.2" (2 elements)
+        error: set contents.1.weight: invalid value for "contents.1.weight": a content's weight must be a number of kilograms from 0 to 1000000, not -1.0
+        error: set contents.1.colour: PackageContent has no key "colour" (after "contents.1")
+
+        """)
   }
 
   @Test("in batch mode the first error ends the run with status 1")
@@ -207,7 +256,7 @@ struct TranscriptTests {
         summary: Bea · from (no name) · no items
         saved D/p.json
         summary: (no name) · from (no name) · no items
-        saved D/q.json
+        saved a copy to D/q.json (still editing D/p.json)
         loaded D/p.json
         summary: Bea · from (no name) · no items
 
@@ -289,9 +338,9 @@ struct TranscriptTests {
     #expect(prompts.count == 2)
   }
 
-  @Test("help lists the commands; help keys lists every settable key path")
+  @Test("help lists the commands; help keys lists every settable key path; ? is help")
   func help() {
-    let run = transcript("help keys\nhelp get")
+    let run = transcript("help keys\nhelp get\n? undo")
     #expect(
       run.stdout == """
         settable key paths:
@@ -307,13 +356,30 @@ struct TranscriptTests {
           sender.postalAddress.city
           sender.postalAddress.postalCode
           sender.postalAddress.country
-        readable too: contents.<index>.title|quantity|weight, contents.@count, contents.@sum.weight, …
+          contents.<index>.title, contents.<index>.quantity, contents.<index>.weight
+        readable too: totalWeight, summary, recipient.fullName, contents.@count, …
         usage: get <keyPath>
-        print one value (operators allowed: get contents.@sum.weight)
+        print one value: get totalWeight
+        totalWeight is the package's weight, as the summary shows it. Collection
+        operators apply to the contents: contents.@sum.quantity, contents.@max.weight
+        (contents.@sum.weight adds the weight of one piece of each line).
+        usage: undo
+        undo the last command that changed the package
 
         """)
     let list = transcript("help").stdout
-    #expect(list.hasPrefix("commands:\n  help [command | keys]"))
-    #expect(list.split(separator: "\n").count == 19)
+    #expect(list.hasPrefix("commands:\n  help [command | keys]     list the commands"))
+    #expect(list.split(separator: "\n").count == 27)
+  }
+
+  @Test("every line of help fits 80 columns: the list, each command, the keys")
+  func helpFitsTheTerminal() {
+    let topics = [nil, "keys"] + CommandTable.allNames.map(Optional.some)
+    for topic in topics {
+      let lines = (try? HelpText.text(for: topic)) ?? ["missing \(topic ?? "")"]
+      for line in lines {
+        #expect(DisplayWidth.of(line) <= 80, "\(line)")
+      }
+    }
   }
 }

@@ -96,7 +96,7 @@ struct ChangeHistoryTests {
     let token = try package.observe("contents") { change in
       kinds.append("\(change.kind) \(Array(change.indexes ?? []))")
     }
-    try package.mutableArrayValue(for: \.contents).append(try PackageContent(title: "Lamp"))
+    package.mutableArrayValue(for: \.contents).append(try PackageContent(title: "Lamp"))
     history.undo()
     history.redo()
     #expect(kinds == ["insertion [2]", "removal [2]", "insertion [2]"])

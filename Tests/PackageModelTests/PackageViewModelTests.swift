@@ -62,7 +62,7 @@ struct PackageViewModelTests {
   }
 
   @Test(
-    "editing by key path: the view model's fields for the names and street, key-value coding for the rest, every set a change"
+    "editing by key path: one route, through the model, mirrored in the view model's fields; the same value is unchanged"
   )
   func editByKeyPath() throws {
     let viewModel = PackageViewModel(package: .sample())
@@ -73,15 +73,18 @@ struct PackageViewModelTests {
     #expect(
       recorder.viewModelValues == ["first=Cy"] && recorder.modelWrites == ["recipient.firstName=Cy"]
     )
-    // The same value again: still a change on the model (as with KVO), made by key-value coding;
-    // the published field does not publish it again.
-    try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName")
-    #expect(recorder.modelWrites == ["recipient.firstName=Cy", "recipient.firstName=Cy"])
+    // The same value again: unchanged, so nothing is written and nothing is published.
+    #expect(
+      try viewModel.setValue(fromText: "Cy", forKeyPath: "recipient.firstName").kind == .unchanged)
+    #expect(recorder.modelWrites == ["recipient.firstName=Cy"])
     #expect(recorder.viewModelValues == ["first=Cy"])
     willChange = 0
-    try viewModel.setValue(fromText: "2 Side St", forKeyPath: "recipient.postalAddress.street")
-    // Once for the street (through the binding) and once for the summary that shows it.
+    #expect(
+      try viewModel.setValue(fromText: "2 Side St", forKeyPath: "recipient.postalAddress.street")
+        .kind == .set)
+    // Once for the street (observed on the model) and once for the summary that shows it.
     #expect(viewModel.package.recipient.postalAddress.street == "2 Side St" && willChange == 2)
+    #expect(viewModel.street.wrappedValue == "2 Side St")
     try viewModel.setValue(fromText: "Leeds", forKeyPath: "recipient.postalAddress.city")
     #expect(viewModel.package.recipient.postalAddress.city == "Leeds")
     #expect(throws: KeyValueError.self) {
@@ -90,6 +93,40 @@ struct PackageViewModelTests {
     #expect(
       viewModel.package.recipient.postalAddress.city == "Leeds" && viewModel.firstName == "Cy")
     _ = cancellable
+  }
+
+  @Test(
+    "a content's field is edited by replacing the line: one replacement notification, the totals checked"
+  )
+  func editContentField() throws {
+    let viewModel = PackageViewModel(package: .sample())
+    var changes: [String] = []
+    let token = viewModel.package.observe(\.contents, options: [.old, .new]) { _, change in
+      changes.append("\(change.kind) \(change.indexes.map(Array.init) ?? [])")
+    }
+    let mug = viewModel.package.contents[1]
+    let edit = try viewModel.setValue(fromText: "5", forKeyPath: "contents.1.quantity")
+    let new = viewModel.package.contents[1]
+    #expect(edit.kind == .replacedContent(index: 1, old: mug, new: new))
+    #expect(new.title == "Mug" && new.quantity == 5 && new.weight == 0.5)
+    #expect(changes == ["replacement [1]"])
+    #expect(viewModel.summary.contains("(7 pcs, 3.5 kg)"))
+    #expect(
+      try viewModel.setValue(fromText: "5", forKeyPath: "contents.1.quantity").kind == .unchanged)
+    #expect(throws: KeyValueError.self) {
+      try viewModel.setValue(fromText: "\(Int.max)", forKeyPath: "contents.1.quantity")
+    }
+    #expect(throws: KeyValueError.self) {
+      try viewModel.setValue(fromText: "nan", forKeyPath: "contents.1.weight")
+    }
+    #expect(throws: KeyValueError.self) {
+      try viewModel.setValue(fromText: "1e308", forKeyPath: "contents.1.weight")
+    }
+    #expect(throws: KeyValueError.self) {
+      try viewModel.setValue(fromText: " ", forKeyPath: "contents.1.title")
+    }
+    #expect(viewModel.package.contents[1] === new && changes.count == 1)
+    _ = token
   }
 
   @Test("replacing the recipient reaches the view model")

@@ -8,14 +8,12 @@ import KVOLiteLocking
   import Darwin
 #endif
 
-/// What KVOLite keeps per thread: how deep the thread is in deliveries, and the storage probe
-/// it is running, if any.
+/// What KVOLite keeps per thread: the storage probe it is running, if any. (How deep the thread
+/// is in deliveries is KVOLiteLocking's ``DeliveryScope``, shared with the Combine modules.)
 ///
 /// Swift has no thread-local variables, so the state lives in a block allocated on the
 /// thread's first use and freed by the thread's exit, reached through a POSIX key.
 struct ThreadLocalState {
-  /// How many KVOLite deliveries (calls into handlers) are in progress on this thread.
-  var deliveryDepth = 0
   /// The storage probe this thread is running (see ``StorageProbe``).
   var probe: StorageProbe.Request?
 
@@ -28,12 +26,6 @@ struct ThreadLocalState {
     state.initialize(to: ThreadLocalState())
     pthread_setspecific(key, state)
     return state
-  }
-
-  /// Whether the calling thread is inside a KVOLite delivery.
-  static var isDelivering: Bool {
-    guard let existing = pthread_getspecific(key) else { return false }
-    return existing.assumingMemoryBound(to: ThreadLocalState.self).pointee.deliveryDepth > 0
   }
 
   private static let key: pthread_key_t = {

@@ -17,7 +17,7 @@ extension KeyValueObservable {
   public func value(forKeyPath keyPath: String) throws(KeyValueError) -> Any? {
     let path: KeyValuePath
     do {
-      path = try Self.observableKeys.table.keyValuePath(keyPath)
+      path = try KeyTable.of(self).keyValuePath(keyPath)
     } catch {
       return try valueOfUndefinedKey(error, in: keyPath)
     }
@@ -43,7 +43,7 @@ extension KeyValueObservable {
   public func setValue(_ value: Any?, forKeyPath keyPath: String) throws(KeyValueError) {
     let path: KeyValuePath
     do {
-      path = try Self.observableKeys.table.keyValuePath(keyPath)
+      path = try KeyTable.of(self).keyValuePath(keyPath)
     } catch {
       return try setUndefinedKey(value, error, in: keyPath)
     }
@@ -73,7 +73,7 @@ extension KeyValueObservable {
   public func setValue(fromText text: String, forKeyPath keyPath: String) throws(KeyValueError) {
     let path: KeyValuePath
     do {
-      path = try Self.observableKeys.table.keyValuePath(keyPath)
+      path = try KeyTable.of(self).keyValuePath(keyPath)
     } catch {
       return try setUndefinedKey(text, error, in: keyPath, fromText: true)
     }

@@ -29,8 +29,9 @@ extension KeyValueObservable {
   ///   ``KeyValueError/nilForNonOptional(path:expected:)`` or
   ///   ``KeyValueError/validationFailed(path:reason:)``, only for a key with a hook.
   public func validateValue(_ value: inout Any?, forKey key: String) throws(KeyValueError) {
-    guard let step = Self.observableKeys[key], step.entry.hasValidator,
-      let check = step.entry.check
+    let table = KeyTable.of(self)
+    guard let index = table.indexByName[key], table.entries[index].hasValidator,
+      let check = table.entries[index].check
     else { return }
     value = KeyEntry.box(try check(value, key))
   }
@@ -53,7 +54,7 @@ extension KeyValueObservable {
   /// - Throws: ``KeyValueError`` for the first key (by name) whose value is refused, or what an
   ///   override point throws (their defaults: an unknown key, `nil` for a non-optional).
   public func setValuesForKeys(_ keyedValues: [String: Any]) throws(KeyValueError) {
-    let table = Self.observableKeys.table
+    let table = KeyTable.of(self)
     var checked: [(store: (AnyObject, Any) -> Void, value: Any)] = []
     var overrides: [(key: String, value: Any?)] = []
     for (name, given) in keyedValues.sorted(by: { $0.key < $1.key }) {

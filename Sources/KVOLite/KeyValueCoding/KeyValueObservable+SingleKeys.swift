@@ -6,7 +6,7 @@ extension KeyValueObservable {
   /// ``KeyValueError/unknownKey(key:type:path:suggestion:)``. A to-many relationship reads as
   /// its array. Optionals are flattened, as in ``value(forKeyPath:)``.
   public func value(forKey key: String) throws(KeyValueError) -> Any? {
-    guard Self.observableKeys[key] != nil else { return try value(forUndefinedKey: key) }
+    guard KeyTable.of(self).indexByName[key] != nil else { return try value(forUndefinedKey: key) }
     return try value(forKeyPath: key)
   }
 
@@ -19,7 +19,7 @@ extension KeyValueObservable {
   ///
   /// - Throws: ``KeyValueError``, as ``setValue(_:forKeyPath:)``.
   public func setValue(_ value: Any?, forKey key: String) throws(KeyValueError) {
-    guard Self.observableKeys[key] != nil else {
+    guard KeyTable.of(self).indexByName[key] != nil else {
       return try setValue(value, forUndefinedKey: key)
     }
     try setValue(value, forKeyPath: key)

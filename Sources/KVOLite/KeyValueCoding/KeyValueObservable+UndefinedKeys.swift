@@ -2,25 +2,27 @@ extension KeyValueObservable {
   /// Called for a key the type does not declare: throws ``KeyValueError/unknownKey(key:type:path:suggestion:)``.
   /// Implement it in your type to answer such keys, as Foundation's `value(forUndefinedKey:)`.
   public func value(forUndefinedKey key: String) throws(KeyValueError) -> Any? {
-    throw Self.undefinedKey(key)
+    throw undefinedKey(key)
   }
 
   /// Called to set a key the type does not declare: throws ``KeyValueError/unknownKey(key:type:path:suggestion:)``.
   /// Implement it in your type to accept such keys.
   public func setValue(_ value: Any?, forUndefinedKey key: String) throws(KeyValueError) {
-    throw Self.undefinedKey(key)
+    throw undefinedKey(key)
   }
 
   /// Called when `nil` is set for a key whose value is not optional: throws
   /// ``KeyValueError/nilForNonOptional(path:expected:)``. Implement it to give such keys a default instead.
   public func setNilValueForKey(_ key: String) throws(KeyValueError) {
-    let expected = Self.observableKeys[key].map { typeName($0.entry.storedType) } ?? "a value"
+    let table = KeyTable.of(self)
+    let expected =
+      table.indexByName[key].map { typeName(table.entries[$0].storedType) } ?? "a value"
     throw .nilForNonOptional(path: key, expected: expected)
   }
 
   /// The error the default override points throw for `key`.
-  static func undefinedKey(_ key: String) -> KeyValueError {
-    let table = observableKeys.table
+  func undefinedKey(_ key: String) -> KeyValueError {
+    let table = KeyTable.of(self)
     return .unknownKey(
       key: key, type: table.typeName, path: "", suggestion: table.closestName(to: key))
   }

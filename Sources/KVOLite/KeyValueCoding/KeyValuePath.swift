@@ -157,6 +157,7 @@ struct KeyValuePath {
     var object: AnyObject = root
     var current: Any = root
     var skipCount = false
+    var skipIndex = false
     for (offset, component) in zip(components.indices, components) {
       switch component {
       case .key(let step):
@@ -170,12 +171,28 @@ struct KeyValuePath {
           // `@count` needs the count only, not every element boxed.
           current = count(object)
           skipCount = true
+        } else if case .index(let index)? = components[safe: offset + 1],
+          let element = step.entry.element, let count = step.entry.elementCount
+        {
+          // An index needs one element, not every element boxed.
+          guard let found = element(object, index) else {
+            throw .indexOutOfRange(
+              index: index, count: count(object),
+              path: prefix(offset - components.startIndex + 2))
+          }
+          current = found
+          object = found as AnyObject
+          skipIndex = true
         } else if let elements = step.entry.elements {
           current = elements(object)
         } else {
           current = step.entry.value(object)
         }
       case .index(let index):
+        if skipIndex {
+          skipIndex = false
+          continue
+        }
         let elements = current as! [Any]
         guard index < elements.count else {
           throw .indexOutOfRange(

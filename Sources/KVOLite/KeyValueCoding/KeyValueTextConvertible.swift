@@ -38,9 +38,13 @@ extension Bool: KeyValueTextConvertible {
 }
 
 extension Double: KeyValueTextConvertible {
-  /// The value `text` spells, or `nil` if it is not one.
+  /// The value `text` spells, or `nil` if it is not one, or if the value does not survive:
+  /// a finite number too large for a `Double` (`1e400`, not infinity) or a non-zero one too
+  /// small (`1e-400`, not 0). `inf` and `nan` spell themselves.
   public init?(keyValueText text: String) {
-    guard let value = Double(text), !text.contains(where: \.isWhitespace) else { return nil }
+    guard let value = Double(text), !text.contains(where: \.isWhitespace),
+      FloatingPointText.survives(value, text)
+    else { return nil }
     self = value
   }
   /// The value as key-value text: what `init?(keyValueText:)` reads back.
@@ -48,9 +52,12 @@ extension Double: KeyValueTextConvertible {
 }
 
 extension Float: KeyValueTextConvertible {
-  /// The value `text` spells, or `nil` if it is not one.
+  /// The value `text` spells, or `nil` if it is not one, or if it does not survive (as for
+  /// `Double`: `1e39` and `1e-50` are refused).
   public init?(keyValueText text: String) {
-    guard let value = Float(text), !text.contains(where: \.isWhitespace) else { return nil }
+    guard let value = Float(text), !text.contains(where: \.isWhitespace),
+      FloatingPointText.survives(value, text)
+    else { return nil }
     self = value
   }
   /// The value as key-value text: what `init?(keyValueText:)` reads back.
@@ -62,7 +69,8 @@ extension Decimal: KeyValueTextConvertible {
   public init?(keyValueText text: String) {
     let pattern = #"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"#
     guard text.range(of: pattern, options: .regularExpression) != nil,
-      let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+      let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+      !value.isNaN, (value == 0) == !FloatingPointText.hasNonZeroDigit(text)
     else { return nil }
     self = value
   }
@@ -93,4 +101,25 @@ extension KeyValueTextConvertible where Self: RawRepresentable, RawValue: KeyVal
   }
   /// The value as key-value text: what `init?(keyValueText:)` reads back.
   public var keyValueText: String { rawValue.keyValueText }
+}
+
+/// Whether a number parsed from text is the number the text spells, give or take rounding.
+private enum FloatingPointText {
+  /// Whether `value`, parsed from `text`, survived: it is infinite only if the text spells
+  /// infinity, and zero only if the text has no non-zero digit.
+  static func survives<Value: BinaryFloatingPoint>(_ value: Value, _ text: String) -> Bool {
+    if value.isInfinite { return text.lowercased().contains("inf") }
+    if value == 0 { return !hasNonZeroDigit(text) }
+    return true
+  }
+
+  /// Whether the significand of `text` (before any exponent) has a digit other than 0. A
+  /// hexadecimal significand (`0x1p-2000`) counts its hexadecimal digits.
+  static func hasNonZeroDigit(_ text: String) -> Bool {
+    let lowered = text.lowercased()
+    let isHexadecimal = lowered.contains("0x")
+    let digits = lowered.replacingOccurrences(of: "0x", with: "")
+    let significand = digits.prefix { isHexadecimal ? $0 != "p" : $0 != "e" }
+    return significand.contains { $0 != "0" && (isHexadecimal ? $0.isHexDigit : $0.isNumber) }
+  }
 }

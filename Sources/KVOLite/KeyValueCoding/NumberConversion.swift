@@ -8,8 +8,11 @@ import Foundation
 ///   range: `8.0` sets an `Int`, `8.5` does not (no truncation).
 /// - `Double` and `Float` take integers they hold exactly, other floating-point values that do
 ///   not overflow (a `Double` rounds to the nearest `Float`, as a literal would), and decimals.
-/// - `Decimal` takes integers and finite floating-point values.
+/// - `Decimal` takes integers and finite floating-point values within its range.
 /// - `Bool` takes 0 and 1 (of any number type), and gives 0 or 1.
+///
+/// A value that would overflow to infinity, become NaN, or underflow from non-zero to zero is
+/// refused (``Outcome/notRepresentable``): it would not survive.
 enum NumberConversion {
   enum Outcome {
     /// The value as the target type (boxed).
@@ -35,6 +38,16 @@ enum NumberConversion {
       case let value as Float: self = .floating(Double(value))
       case let value as Decimal: self = .decimal(value)
       default: return nil
+      }
+    }
+
+    /// The floating-point value, for the checks of a narrowing conversion; `nil` for an integer
+    /// or a Boolean, which never overflow a `Float` nor underflow.
+    var magnitude: Double? {
+      switch self {
+      case .floating(let value): value
+      case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+      case .bool, .integer: nil
       }
     }
   }
@@ -74,7 +87,12 @@ enum NumberConversion {
       if let large = UInt64(exactly: value) { return .converted(Decimal(large)) }
       return .notRepresentable
     case .floating(let value):
-      return value.isFinite ? .converted(Decimal(value)) : .notRepresentable
+      // Foundation's Decimal has a narrower range than Double: out of it, it gives NaN (1e300)
+      // or loses a tiny value.
+      guard value.isFinite else { return .notRepresentable }
+      let converted = Decimal(value)
+      return converted.isNaN || (converted == 0) != (value == 0)
+        ? .notRepresentable : .converted(converted)
     case .decimal(let value): return .converted(value)
     }
   }
@@ -99,11 +117,16 @@ enum NumberConversion {
       switch source {
       case .bool(let value): value ? 1 : 0
       case .integer(let value): Target(exactly: value)
-      case .floating(let value):
-        // Rounds to the nearest value of a narrower type, but never overflows to infinity.
-        Target(value).isFinite || !value.isFinite ? Target(value) : nil
-      case .decimal(let value): Target(NSDecimalNumber(decimal: value).doubleValue)
+      case .floating(let value): Target(value)
+      case .decimal(let value):
+        value.isNaN ? nil : Target(NSDecimalNumber(decimal: value).doubleValue)
       }
-    return converted.map { .converted($0) } ?? .notRepresentable
+    guard let converted else { return .notRepresentable }
+    // Rounds to the nearest value of a narrower type, but never overflows to infinity nor
+    // underflows to zero (a NaN or an infinity stays one).
+    let original = source.magnitude
+    if converted.isInfinite, original?.isInfinite == false { return .notRepresentable }
+    if converted == 0, let original, original != 0, !original.isNaN { return .notRepresentable }
+    return .converted(converted)
   }
 }

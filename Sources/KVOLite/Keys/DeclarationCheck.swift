@@ -3,7 +3,7 @@
 extension KeyTable {
   /// Every problem of these declarations that shows on `object`: a key declared as notifying
   /// automatically whose property is not ``Observed`` (a plain `var`, or a computed property).
-  /// Each key is probed once per type (see ``storageOffset(ofKey:probing:)``), which reads it.
+  /// Each key is probed once per class (see ``storage(ofKey:probing:)``), which reads it.
   func problems(probing object: AnyObject) -> [String] {
     entries.indices.compactMap { index -> String? in
       do throws(KeyValueError) {
@@ -30,26 +30,34 @@ extension KeyTable {
 }
 
 extension KeyValueObservable {
-  /// The message of a typed observation that cannot be made: what is wrong with the key path,
-  /// naming the property (`Contact.nickname is not declared in Contact.observableKeys`), then
-  /// every other problem of the type's declarations.
+  /// The message of a typed key path that cannot be used for `action` (`"observe"`): what is
+  /// wrong, naming the class, the property where the runtime can name it, and the fix; then
+  /// every other problem of the class's declarations.
   @usableFromInline
-  static func diagnosis(_ error: KeyValueError, keyPath: AnyKeyPath, object: Self) -> String {
-    let table = observableKeys.table
-    var message = "cannot observe \(error)"
-    if case .undeclaredKeyPath = error,
-      let name = table.propertyName(
+  static func diagnosis(
+    _ error: KeyValueError, keyPath: AnyKeyPath, object: Self, action: String = "observe"
+  ) -> String {
+    let table = KeyTable.of(object)
+    var message = "cannot \(action) \(error)"
+    if case .undeclaredKeyPath = error {
+      if let name = table.propertyName(
         of: keyPath, in: object, reading: { ($0 as! Self)[keyPath: keyPath] as Any })
-    {
-      let key = name[name.index(after: name.lastIndex(of: ".")!)...]
-      message =
-        "\(name) is not declared in \(table.typeName).observableKeys, so it cannot be observed"
-        + " (declare it there, for example as .attribute(\"\(key)\", \\.\(key)))"
+      {
+        message =
+          "cannot \(action) \(name): it is not an @Observed property, so it never notifies"
+          + " (mark it @Observed)"
+      } else if KeyPathComponents.identities(of: keyPath)?.count == 1 {
+        message =
+          "cannot \(action) the key path \(KeyTable.describe(keyPath)): it is neither an"
+          + " @Observed property nor a key declared in \(table.typeName).observableKeys (mark a"
+          + " stored property @Observed; declare a computed one as a derived key, with the key"
+          + " paths it reads: .derived(\"name\", \\.name, affectedBy: [\"…\"]))"
+      }
     }
     let others = table.problems(probing: object).filter { !message.contains($0) }
     if !others.isEmpty {
       message +=
-        "; \(table.typeName).observableKeys has "
+        "; \(table.typeName) has "
         + (others.count == 1 ? "another problem: " : "\(others.count) other problems: ")
         + others.joined(separator: "; ")
     }

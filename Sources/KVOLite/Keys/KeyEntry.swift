@@ -6,7 +6,10 @@ final class KeyEntry: @unchecked Sendable {
   // @unchecked: immutable; the closures capture only key paths, metatypes and the
   // declaration's own validation hook.
   let name: String
-  let keyPath: AnyKeyPath
+  /// The declared key path; `nil` for a key found from its ``Observed`` property (the runtime
+  /// cannot make the key path of a property-wrapped property; probes learn it, see
+  /// ``KeyTable``).
+  let keyPath: AnyKeyPath?
   let role: KeyRole
   /// The value type (for a to-one, the related type; for a to-many, the array type).
   let valueType: Any.Type
@@ -25,6 +28,9 @@ final class KeyEntry: @unchecked Sendable {
   var elements: ((AnyObject) -> [Any])? = nil
   /// For to-many relationships: the number of elements (`@count` without boxing them all).
   var elementCount: ((AnyObject) -> Int)? = nil
+  /// For to-many relationships: the element at an index, or `nil` out of range (`items.3`
+  /// without boxing them all).
+  var element: ((AnyObject, Int) -> Any?)? = nil
   /// For to-many relationships: applies a mutation given type-erased elements (checked) to
   /// the ``Observed`` storage at the given address of the object.
   var mutateErased:
@@ -58,7 +64,7 @@ final class KeyEntry: @unchecked Sendable {
   var assignText: ((AnyObject, String, String) throws(KeyValueError) -> Void)? = nil
 
   init(
-    name: String, keyPath: AnyKeyPath, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
+    name: String, keyPath: AnyKeyPath?, role: KeyRole, valueType: Any.Type, storedType: Any.Type,
     isOptional: Bool = false, notifiesAutomatically: Bool, value: @escaping (AnyObject) -> Any
   ) {
     self.name = name

@@ -9,7 +9,8 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownKey(key: String, type: String, path: String, suggestion: String?)
   /// The key path's syntax is wrong (`""`, `"."`, `"a..b"`, `"@"`, …).
   case malformedKeyPath(path: String, reason: String)
-  /// A typed key path that is not made of declared keys of `type`.
+  /// A typed key path that is not made of keys of `type` (its ``Observed`` properties and its
+  /// declared keys).
   case undeclaredKeyPath(keyPath: String, type: String)
   /// `key` is declared as automatically notifying, but it is not an ``Observed`` property of
   /// the declared type, so observing it would never fire.
@@ -58,8 +59,9 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
     case .malformedKeyPath(let path, let reason):
       return "malformed key path \"\(path)\": \(reason)"
     case .undeclaredKeyPath(let keyPath, let type):
-      return "key path \(keyPath) is not made of keys declared in \(type).observableKeys"
-        + " (an optional chain such as \\.sender?.name is observed by string key path)"
+      return "key path \(keyPath) is not made of keys of \(type) (@Observed properties and"
+        + " keys declared in \(type).observableKeys; an optional chain such as \\.sender?.name"
+        + " is observed by string key path)"
     case .notObservable(let key, let type):
       return "\"\(key)\" of \(type) is not an @Observed property, so it never notifies: mark it"
         + " @Observed (or declare it with notifiesAutomatically: false and notify manually, or as"

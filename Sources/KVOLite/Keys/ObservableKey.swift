@@ -1,17 +1,19 @@
-/// The declaration of one key of an observable type: its name, its typed key path and its role.
+/// One key of an observable class: its name, its typed key path and its role.
 ///
-/// Declarations are made once per type, in ``KeyValueObservable/observableKeys``:
+/// ``Observed`` properties are keys without a declaration. Declarations, in
+/// ``KeyValueObservable/observableKeys``, are for what cannot be found:
 ///
 ///     static let observableKeys: ObservableKeys<Person> = [
-///       .attribute("firstName", \.firstName),
-///       .toOne("postalAddress", \.postalAddress),
 ///       .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
+///       .attribute("status", \.status, notifiesAutomatically: false),
 ///     ]
 ///
-/// An attribute or relationship must be an ``Observed`` property (or be declared with
+/// A declared attribute or relationship must be an ``Observed`` property (or be declared with
 /// `notifiesAutomatically: false` and notified by hand); observing one that is neither throws
-/// ``KeyValueError/notObservable(key:type:)``. A key is settable by key-value coding when its
-/// key path is writable; an attribute of a ``KeyValueTextConvertible`` type can also be set
+/// ``KeyValueError/notObservable(key:type:)``. Declared under the name of an ``Observed``
+/// property, it refines that property's key (adding a validation hook, say); under another
+/// name, it is another name of the property's key. A key is settable by key-value coding when
+/// its key path is writable; an attribute of a ``KeyValueTextConvertible`` type can also be set
 /// from text.
 public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   // @unchecked: the entry is immutable.
@@ -19,8 +21,10 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
 
   /// The key's name, used by string key paths.
   public var name: String { entry.name }
-  /// The key's typed key path.
-  public var keyPath: PartialKeyPath<Root> { entry.keyPath as! PartialKeyPath<Root> }
+  /// The key's typed key path as declared (rooted at `Root`, or at the subclass that declares
+  /// it); `nil` for a key found from its ``Observed`` property, whose key path the runtime
+  /// cannot make.
+  public var keyPath: AnyKeyPath? { entry.keyPath }
   /// The key's role.
   public var role: KeyRole { entry.role }
 
@@ -65,7 +69,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   ) -> ObservableKey {
     let entry = stored(name, keyPath, role: .toOne, notifiesAutomatically, valueType: Target.self)
     entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
-    entry.relatedKeys = { Target.observableKeys.table }
+    entry.relatedKeys = { KeyTable.of(Target.self) }
     entry.makeSettable(keyPath, validate: nil)
     return ObservableKey(entry: entry)
   }
@@ -78,7 +82,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(
       name, keyPath, role: .toOne, notifiesAutomatically, valueType: Target.self, isOptional: true)
     entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
-    entry.relatedKeys = { Target.observableKeys.table }
+    entry.relatedKeys = { KeyTable.of(Target.self) }
     entry.makeSettable(keyPath, validate: nil)
     return ObservableKey(entry: entry)
   }
@@ -92,6 +96,10 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
+    entry.element = { object, index in
+      let elements = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return elements.indices.contains(index) ? elements[index] : nil
+    }
     entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
@@ -105,7 +113,11 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     let entry = stored(name, keyPath, role: .toMany, notifiesAutomatically)
     entry.elements = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
-    entry.elementKeys = { Element.observableKeys.table }
+    entry.element = { object, index in
+      let elements = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+      return elements.indices.contains(index) ? elements[index] : nil
+    }
+    entry.elementKeys = { KeyTable.of(Element.self) }
     entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
@@ -138,7 +150,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   ) -> ObservableKey {
     let key = derivedValue(name, keyPath, affectedBy: affectedBy)
     key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
-    key.entry.relatedKeys = { Target.observableKeys.table }
+    key.entry.relatedKeys = { KeyTable.of(Target.self) }
     return key
   }
 
@@ -150,7 +162,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   ) -> ObservableKey {
     let key = derivedValue(name, keyPath, affectedBy: affectedBy)
     key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
-    key.entry.relatedKeys = { Target.observableKeys.table }
+    key.entry.relatedKeys = { KeyTable.of(Target.self) }
     return key
   }
 

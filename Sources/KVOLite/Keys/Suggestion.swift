@@ -5,16 +5,27 @@ package enum Suggestion {
   /// else the shortest candidate that starts with `name` (`recip` → `recipient`); else the
   /// shortest that starts with the same letter and holds all of `name`'s letters in order
   /// (`frst` → `firstName`). `nil` when none fits.
+  ///
+  /// The cost is bounded by the candidates, not by `name`: the distance is computed only for a
+  /// candidate whose length is within the edits allowed of `name`'s (no other can be close
+  /// enough), and a name longer than every candidate is only compared by prefix.
   package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
     let lowered = name.lowercased()
     guard !lowered.isEmpty else { return nil }
+    let length = lowered.unicodeScalars.count
+    let allowed = max(2, name.count / 3)
     var best: (candidate: String, distance: Int)?
     var prefixed: String?
     var scattered: String?
     for candidate in candidates {
       let other = candidate.lowercased()
-      let distance = editDistance(lowered, other)
-      if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+      let otherLength = other.unicodeScalars.count
+      if abs(otherLength - length) <= allowed {
+        let distance = editDistance(lowered, other)
+        if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+      }
+      // A name longer than the candidate can be neither its prefix nor its subsequence.
+      guard length <= otherLength else { continue }
       if other.hasPrefix(lowered), prefixed.map({ candidate.count < $0.count }) ?? true {
         prefixed = candidate
       }
@@ -24,7 +35,7 @@ package enum Suggestion {
         scattered = candidate
       }
     }
-    if let best, best.distance <= max(2, name.count / 3) { return best.candidate }
+    if let best, best.distance <= allowed { return best.candidate }
     return prefixed ?? scattered
   }
 

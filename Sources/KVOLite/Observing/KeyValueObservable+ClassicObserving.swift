@@ -23,7 +23,7 @@ extension KeyValueObservable {
     }
     let registration = ClassicRegistration(
       observer: ObjectIdentifier(observer), keyPath: keyPath, context: context, token: token)
-    let context = observationRegistrar.context(of: self, table: Self.observableKeys.table)
+    let context = observationRegistrar.context(of: self)
     if !context.addClassic(registration) { token.invalidate() }
   }
 

@@ -131,7 +131,7 @@ extension KeyValueObservable {
       let list = context.currentList(key: step.index)
     else {
       // Nobody observes the key: the pair still matches, and its did-time does nothing.
-      observationRegistrar.context(of: self, table: step.table).pushManualFrame(
+      observationRegistrar.context(of: self).pushManualFrame(
         ManualFrame(thread: currentThreadID(), key: step.index, frame: nil, old: nil))
       return
     }
@@ -152,19 +152,29 @@ extension KeyValueObservable {
     context.whileDelivering(frame.list) { frame.didChangeBoxed(self, old: pending.old, new: new) }
   }
 
-  private func manualStep(for keyPath: AnyKeyPath) throws(KeyValueError) -> KeyStep {
-    let table = Self.observableKeys.table
-    guard let index = table.indexByKeyPath[keyPath] else {
+  private func manualStep<Value>(for keyPath: KeyPath<Self, Value>) throws(KeyValueError)
+    -> KeyStep
+  {
+    let table = KeyTable.of(self)
+    let steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
+    guard steps.count == 1 else {
       throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: table.typeName)
     }
-    return KeyStep(table: table, index: index)
+    return observedStep(steps[0])
   }
 
   private func manualStep(forKey key: String) throws(KeyValueError) -> KeyStep {
-    let steps = try Self.observableKeys.table.resolve(KeyPathString(key))
+    let steps = try KeyTable.of(self).resolve(KeyPathString(key))
     guard steps.count == 1 else {
       throw .malformedKeyPath(path: key, reason: "manual notification takes a single key")
     }
-    return steps[0]
+    return observedStep(steps[0])
+  }
+
+  /// The key whose observers `step`'s notifications reach: itself, or, for a key declared
+  /// under another name of an ``Observed`` property, the property's key.
+  private func observedStep(_ step: KeyStep) -> KeyStep {
+    let key = (try? step.table.storage(ofKey: step.index, probing: self).key) ?? step.index
+    return KeyStep(table: step.table, index: key)
   }
 }

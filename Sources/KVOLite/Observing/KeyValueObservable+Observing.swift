@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 extension KeyValueObservable {
   /// Observes a typed key path: one declared key (`\.firstName`) or a chain of them
   /// (`\.recipient.postalAddress.street`), with Foundation's signature.
@@ -41,25 +43,29 @@ extension KeyValueObservable {
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let table = Self.observableKeys.table
+    let table = KeyTable.of(self)
     guard let index = table.directIndex(of: keyPath) else {
       return try observeChain(keyPath, options: options, changeHandler: changeHandler)
     }
     let record = try observationRegistrar.registerDirect(on: self, key: index, in: table) {
-      TypedRecord<Self, Value>(
-        context: $0, keyIndex: index, options: options, handler: changeHandler)
+      TypedRecord<Self, Value>(context: $0, keyIndex: $1, options: options, handler: changeHandler)
     }
     if options.contains(.initial) { record.sendInitial(self, self[keyPath: keyPath]) }
     return ObservationToken(record)
   }
 
-  /// The part of ``observeTyped(_:options:changeHandler:)`` for chains and derived keys.
+  /// The part of ``observeTyped(_:options:changeHandler:)`` for chains, derived keys and key
+  /// paths seen for the first time (resolved by probing, then known).
   @usableFromInline
   func observeChain<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let steps = try Self.observableKeys.table.resolve(keyPath)
+    let table = KeyTable.of(self)
+    let steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
+    if steps.count == 1, steps[0].entry.role != .derived {
+      return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
+    }
     return try startPathObservation(
       steps: steps, hasOperator: false, options: options, read: { $0[keyPath: keyPath] },
       elements: { $0 as! Value }, handler: changeHandler)
@@ -81,7 +87,7 @@ extension KeyValueObservable {
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    let table = Self.observableKeys.table
+    let table = KeyTable.of(self)
     let path: KeyValuePath
     let (steps, hasOperator): ([KeyStep], Bool)
     do {
@@ -102,7 +108,7 @@ extension KeyValueObservable {
       let record = try observationRegistrar.registerDirect(
         on: self, key: step.index, in: step.table
       ) {
-        make($0, step.index, options, changeHandler)
+        make($0, $1, options, changeHandler)
       }
       if options.contains(.initial), record.isActive {
         let current: Any?? = options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
@@ -147,15 +153,15 @@ extension ObservationRegistrar {
   /// - Throws: ``KeyValueError/notObservable(key:type:)``; nothing is registered then.
   @usableFromInline
   func registerDirect<Record: Trigger>(
-    on object: AnyObject, key index: Int, in table: KeyTable,
-    make: (RegistrarContext) -> Record
+    on object: any KeyValueObservable, key index: Int, in table: KeyTable,
+    make: (RegistrarContext, Int) -> Record
   ) throws(KeyValueError) -> Record {
-    let offset = try table.storageOffset(ofKey: index, probing: object)
-    let record = make(context(of: object, table: table))
+    let (offset, key) = try table.storage(ofKey: index, probing: object)
+    let record = make(context(of: object), key)
     // The object is alive (the caller holds it), so its registrar is not torn down.
     _ = record.context.add(record)
     if table.entries[index].notifiesAutomatically, let offset {
-      StorageState.markObserved(object, offset: offset, key: index)
+      StorageState.markObserved(object, offset: offset, key: key)
     }
     return record
   }

@@ -14,7 +14,7 @@ extension KeyValueObservable {
   ) throws(KeyValueError) -> ObservationToken {
     // Every path is checked before any is registered, so that a failure sends nothing.
     for keyPath in keyPaths {
-      _ = try Self.observableKeys.table.keyValuePath(keyPath).observedSteps()
+      _ = try KeyTable.of(self).keyValuePath(keyPath).observedSteps()
     }
     var tokens: [ObservationToken] = []
     for keyPath in keyPaths {

@@ -3,23 +3,27 @@ import KVOLiteLocking
 /// A class whose properties can be observed and read by key path, with Apple's key-value
 /// observing semantics.
 ///
-/// Adopt it with a registrar, a table of keys, and ``Observed`` properties:
+/// Adopt it, hold a registrar, and mark the stored properties to observe ``Observed``:
 ///
-///     final class Person: KeyValueObservable {
+///     class Person: KeyValueObservable {
 ///       let observationRegistrar = ObservationRegistrar()
-///       static let observableKeys: ObservableKeys<Person> = [
-///         .attribute("firstName", \.firstName),
-///         .toOne("postalAddress", \.postalAddress),
-///       ]
 ///       @Observed var firstName = ""
 ///       @Observed var postalAddress = PostalAddress()
 ///     }
 ///
-///     let token = try person.observe(\.firstName, options: [.old, .new]) { person, change in
+///     let token = person.observe(\.firstName, options: [.old, .new]) { person, change in
 ///       print(change.oldValue!, "->", change.newValue!)
 ///     }
 ///
-/// Conforming types must be `final` (the key table is typed by `Self`).
+/// Each ``Observed`` stored property is a key, named after the property, found the first time
+/// the class is used (see ``allObservableKeys``); its role comes from its type: another
+/// observable object, optional or not, is a to-one relationship; an array of observable
+/// objects is a to-many relationship; anything else is an attribute. Declare in
+/// ``observableKeys`` only what cannot be found: derived keys and what affects them, a key
+/// under another name, a to-many relationship kept by indexed accessors.
+///
+/// Classes need not be `final`: a subclass inherits its superclass's keys and adds its own,
+/// and key paths to a superclass's key work on a subclass instance.
 ///
 /// ## Thread safety
 ///
@@ -36,13 +40,26 @@ import KVOLiteLocking
 /// weakly. Releasing a token cancels its observation; releasing the observed object ends its
 /// observations and makes their tokens inert.
 public protocol KeyValueObservable: AnyObject {
+  /// The class whose key paths ``observableKeys`` is written with: the class that declares the
+  /// table (for a subclass that overrides it, still that first class). Inferred; never written.
+  associatedtype KeyRoot: AnyObject = Self
+
   /// The object's registrar. Declare it as a constant: `let observationRegistrar =
   /// ObservationRegistrar()`.
   var observationRegistrar: ObservationRegistrar { get }
 
-  /// The type's declared keys, which string key paths and multi-hop typed key paths resolve
-  /// through. Declare it as `static let`.
-  static var observableKeys: ObservableKeys<Self> { get }
+  /// The keys that cannot be found from the class's ``Observed`` properties: derived keys (with
+  /// the key paths that affect them), keys under another name, keys notified by hand, to-many
+  /// relationships kept by indexed accessors. Empty by default.
+  ///
+  /// Declare it as `static let` in a final class. In a class meant to be subclassed, declare it
+  /// as `class var`, so that a subclass can override it and add its own declarations
+  /// (`super.observableKeys + […]`; a declaration on the right replaces the one of the same
+  /// name, which is how a subclass changes what affects a derived key). A declaration of an
+  /// ``Observed`` property under its own name refines the key found for it (a validation hook,
+  /// manual notification); declaring another property under a found key's name is an error
+  /// that names both.
+  static var observableKeys: ObservableKeys<KeyRoot> { get }
 
   /// Called by ``value(forKeyPath:)`` for a key this type does not declare; returns the value
   /// to use (a path continues through it when it is an observable object). Foundation's
@@ -59,4 +76,9 @@ public protocol KeyValueObservable: AnyObject {
   /// optional (set a default instead, or throw). Foundation's override point. The default
   /// throws ``KeyValueError/nilForNonOptional(path:expected:)``.
   func setNilValueForKey(_ key: String) throws(KeyValueError)
+}
+
+extension KeyValueObservable where KeyRoot == Self {
+  /// No declarations: every key is found from the class's ``Observed`` properties.
+  public static var observableKeys: ObservableKeys<Self> { ObservableKeys([]) }
 }

@@ -15,10 +15,12 @@ import KVOLiteLocking
 /// of this observation that are in progress on other threads (usually a few instructions; as
 /// long as the handler runs, otherwise). Two exceptions, which avoid deadlocks:
 ///
-/// - Called from inside a handler (any KVOLite handler, or a `deinit` that one causes), it does
-///   not wait for other threads: two threads, each delivering, could otherwise wait for each
-///   other. The observation delivers nothing new after it returns, but a delivery already
-///   running on another thread may finish after it.
+/// - Called from inside a delivery (any KVOLite handler, a Combine subscriber called with its
+///   delivery lock held, or a `deinit` that one of them causes), it does not wait for other
+///   threads: two threads, each delivering, could otherwise wait for each other (or the other
+///   thread's delivery for the delivery lock this one holds). The observation delivers nothing
+///   new after it returns, but a delivery already running on another thread may finish after
+///   it.
 /// - It waits for handlers: do not call it while holding a lock that a handler of this
 ///   observation takes.
 ///

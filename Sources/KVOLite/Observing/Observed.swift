@@ -15,8 +15,8 @@ import KVOLiteLocking
 /// registrar, no key path, no allocation. The old value is always released after unlocking,
 /// since releasing it may run a `deinit`.
 ///
-/// The property must also be declared in the type's ``KeyValueObservable/observableKeys``:
-/// that declaration gives it its name and its role.
+/// The property is a key of its class, named after the property, its role taken from its type
+/// (see ``KeyValueObservable``); nothing else needs declaring.
 @propertyWrapper
 public struct Observed<Value> {
   /// The property's observation state (see ``StorageState``). First, so that the registrar
@@ -53,7 +53,8 @@ public struct Observed<Value> {
       lock.lock()
       let storage = address(of: storageKeyPath, in: object)
       if _slowPath(StorageProbe.isActive) {
-        StorageProbe.report(storage, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
+        StorageProbe.report(
+          storage, of: object, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
       }
       let value = storage.pointee.value
       lock.unlock()
@@ -63,14 +64,23 @@ public struct Observed<Value> {
       let owner = Unmanaged.passUnretained(object)
       let lock = PropertyLock(for: owner.toOpaque())
       lock.lock()
-      let storage = address(of: storageKeyPath, in: object)
-      guard storage.pointee.state & StorageState.observed == 0 else {
-        return setObserved(owner, storage, lock, newValue)
-      }
-      let old = exchange(storage, newValue)
-      lock.unlock()
-      _ = old  // Released here, after unlocking.
+      store(newValue, owner, address(of: storageKeyPath, in: object), lock)
     }
+  }
+
+  /// The rest of a set, entered with the object's lock held: stores `newValue`, notifying the
+  /// key's observers if it has any, and unlocks.
+  @inlinable @inline(__always)
+  static func store<Root: KeyValueObservable>(
+    _ newValue: __owned Value, _ owner: Unmanaged<Root>,
+    _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock
+  ) {
+    guard storage.pointee.state & StorageState.observed == 0 else {
+      return setObserved(owner, storage, lock, newValue)
+    }
+    let old = exchange(storage, newValue)
+    lock.unlock()
+    _ = old  // Released here, after unlocking.
   }
 
   /// The address of the storage in `object`. Call with the object's lock held: the projection

@@ -91,11 +91,11 @@ class PathObservation: Observation, @unchecked Sendable {
     let generation = rewireGeneration.add(1, ordering: .acquiringAndReleasing).newValue
     let objects = objectsAlongBranches()
     let offsets = branches.indices.map { branch in
-      branches[branch].indices.map { level -> Result<Int?, KeyValueError>? in
+      branches[branch].indices.map { level -> Result<(offset: Int?, key: Int), KeyValueError>? in
         let step = branches[branch][level]
         return objects[branch][level].map { object in
           Result { () throws(KeyValueError) in
-            try step.table.storageOffset(ofKey: step.index, probing: object)
+            try step.table.storage(ofKey: step.index, probing: object)
           }
         }
       }
@@ -135,7 +135,7 @@ class PathObservation: Observation, @unchecked Sendable {
   /// takes off is added to `replaced`, for the caller to detach after unlocking.
   private func place(
     branch: Int, level: Int, step: KeyStep, on object: (any KeyValueObservable)?,
-    offset: Result<Int?, KeyValueError>?, replacing replaced: inout [Trigger]
+    offset: Result<(offset: Int?, key: Int), KeyValueError>?, replacing replaced: inout [Trigger]
   ) throws(KeyValueError) {
     let current = links[branch][level]
     // An inactive link on an object at a reused address belongs to a released object.
@@ -148,14 +148,14 @@ class PathObservation: Observation, @unchecked Sendable {
       replaced.append(current.trigger)
     }
     guard let object, let offset else { return }
-    let storage = try offset.get()
-    let context = object.observationRegistrar.context(of: object, table: step.table)
+    let (storage, key) = try offset.get()
+    let context = object.observationRegistrar.context(of: object)
     let isLeaf = level == branches[branch].count - 1 && branch < wiringFrom
-    let link = makeLink(context: context, key: step.index, level: level, isLeaf: isLeaf)
+    let link = makeLink(context: context, key: key, level: level, isLeaf: isLeaf)
     guard context.add(link) else { return }
     links[branch][level] = (link, ObjectIdentifier(object))
     if step.entry.notifiesAutomatically, let storage {
-      StorageState.markObserved(object, offset: storage, key: step.index)
+      StorageState.markObserved(object, offset: storage, key: key)
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteLocking
 
 /// A path observation with a typed root, value and handler.
 ///

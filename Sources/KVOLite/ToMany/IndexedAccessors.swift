@@ -50,7 +50,11 @@ extension ObservableKey {
       value: { accessors.elements(of: unsafeDowncast($0, to: Root.self)) })
     entry.elements = { accessors.elements(of: unsafeDowncast($0, to: Root.self)) }
     entry.elementCount = { accessors.count(unsafeDowncast($0, to: Root.self)) }
-    entry.elementKeys = { Element.observableKeys.table }
+    entry.element = { object, index in
+      let root = unsafeDowncast(object, to: Root.self)
+      return index < accessors.count(root) ? accessors.element(root, index) : nil
+    }
+    entry.elementKeys = { KeyTable.of(Element.self) }
     entry.mutateThroughAccessors = { object, path, kind, indexes, given throws(KeyValueError) in
       let root = unsafeDowncast(object, to: Root.self)
       let owner = object as! any KeyValueObservable

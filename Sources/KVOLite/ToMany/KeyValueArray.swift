@@ -4,7 +4,7 @@ import KVOLiteLocking
 /// A proxy for a to-many relationship whose every mutation notifies its observers with the
 /// exact kind, indexes and elements: Foundation's `mutableArrayValue(forKey:)`.
 ///
-///     let contents = try package.mutableArrayValue(for: \.contents)
+///     let contents = package.mutableArrayValue(for: \.contents)
 ///     contents.append(book)            // insertion at [count]
 ///     try contents.remove(at: 0)        // removal at [0]
 ///
@@ -140,28 +140,40 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
 }
 
 extension KeyValueObservable {
-  /// A proxy that mutates a declared to-many relationship with notifications of insertions,
-  /// removals and replacements. See ``KeyValueArray``.
+  /// A proxy that mutates a to-many relationship with notifications of insertions, removals
+  /// and replacements: Foundation's `mutableArrayValue(forKey:)`. See ``KeyValueArray``.
   ///
-  /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not a
-  ///   declared key, ``KeyValueError/typeMismatch(path:expected:actual:)`` if it is not a
-  ///   to-many relationship, ``KeyValueError/notObservable(key:type:)`` if it is not an
-  ///   ``Observed`` property.
+  /// A key path that is not a to-many relationship stored in an ``Observed`` property is a
+  /// programming error, as in ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``
+  /// (and as Foundation raises an exception there): the program stops with a message that
+  /// names the class, the key and the fix.
   public func mutableArrayValue<Element>(for keyPath: ReferenceWritableKeyPath<Self, [Element]>)
+    -> KeyValueArray<Self, Element>
+  {
+    do {
+      return try toManyProxy(for: keyPath)
+    } catch {
+      preconditionFailure(
+        Self.diagnosis(error, keyPath: keyPath, object: self, action: "mutate"))
+    }
+  }
+
+  /// ``mutableArrayValue(for:)``, with its error thrown.
+  private func toManyProxy<Element>(for keyPath: ReferenceWritableKeyPath<Self, [Element]>)
     throws(KeyValueError) -> KeyValueArray<Self, Element>
   {
-    let table = Self.observableKeys.table
-    guard let index = table.declaredIndex(of: keyPath) else {
+    let table = KeyTable.of(self)
+    let steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
+    guard steps.count == 1 else {
       throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: table.typeName)
     }
-    let entry = table.entries[index]
+    let entry = steps[0].entry
     guard entry.role == .toMany else {
       throw .typeMismatch(
         path: entry.name, expected: "a to-many relationship", actual: entry.role.description)
     }
-    guard let offset = try table.storageOffset(ofKey: index, probing: self) else {
-      throw .notObservable(key: entry.name, type: table.typeName)
-    }
-    return KeyValueArray(object: self, index: index, name: entry.name, offset: offset)
+    let (offset, key) = try table.storage(ofKey: steps[0].index, probing: self)
+    guard let offset else { throw .notObservable(key: entry.name, type: table.typeName) }
+    return KeyValueArray(object: self, index: key, name: entry.name, offset: offset)
   }
 }

@@ -18,7 +18,7 @@ extension KeyValueObservable {
     _ kind: KeyValueChangeKind, forKeyPath keyPath: String, at indexes: IndexSet,
     elements: [Any] = []
   ) throws(KeyValueError) {
-    let path = try Self.observableKeys.table.keyValuePath(keyPath)
+    let path = try KeyTable.of(self).keyValuePath(keyPath)
     let (object, key) = try path.target(in: self)
     if let mutate = key.entry.mutateThroughAccessors, kind != .setting {
       return try mutate(object, keyPath, kind, Array(indexes), elements)
@@ -28,11 +28,12 @@ extension KeyValueObservable {
         path: keyPath, expected: "a to-many relationship and a to-many change",
         actual: key.entry.role.description)
     }
-    guard let offset = try key.table.storageOffset(ofKey: key.index, probing: object) else {
+    let (offset, observedKey) = try key.table.storage(ofKey: key.index, probing: object)
+    guard let offset else {
       throw .notObservable(key: key.entry.name, type: key.table.typeName)
     }
     // `object` is held for the whole call, so its storage stays where it is.
     let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
-    try mutate(object, key.index, storage, keyPath, kind, Array(indexes), elements)
+    try mutate(object, observedKey, storage, keyPath, kind, Array(indexes), elements)
   }
 }

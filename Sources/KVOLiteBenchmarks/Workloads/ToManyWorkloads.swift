@@ -33,7 +33,7 @@ enum ToManyWorkloads {
             : cart.observe(\.contents, options: [.new]) { _, change in
               Effect.consume(change.newValue!.last ?? "")
             }
-          let contents = try! cart.mutableArrayValue(for: \.contents)
+          let contents = cart.mutableArrayValue(for: \.contents)
           return Case(effectPerOperation: Pool.length) { n in
             for i in 0..<n {
               contents.append(Pool.value(i))

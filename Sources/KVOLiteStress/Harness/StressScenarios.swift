@@ -3,7 +3,9 @@ enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
       + SubjectScenarios.all + SubjectScaleScenarios.all + OperatorScenarios.all
-      + SequencingScenarios.all
-      + BindingScenarios.all + ElementScenarios.all
+      + SequencingScenarios.all + BindingScenarios.all
+      + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
+      + KeyValuePublisherScenarios.all
+      + ElementScenarios.all + DeclarationScenarios.all
   }
 }

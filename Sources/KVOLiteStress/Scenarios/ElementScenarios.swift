@@ -57,10 +57,10 @@ enum ElementScenarios {
           switch worker {
           case 0, 1: pool[(index + worker) % pool.count].volume = index
           case 2:
-            let bottles = try? crate.mutableArrayValue(for: \.bottles)
+            let bottles = crate.mutableArrayValue(for: \.bottles)
             if index % 2 == 0 {
-              bottles?.append(pool[index % pool.count])
-            } else if let bottles, bottles.count > 0 {
+              bottles.append(pool[index % pool.count])
+            } else if bottles.count > 0 {
               _ = try? bottles.remove(at: 0)
             }
           default:

@@ -21,7 +21,7 @@ enum ToManyScenarios {
     let lastCount = Locked<Int>(-1)
     let appends = SequenceChecker(sources: 2, expectedPerSource: iterations)
     do {
-      let notes = try contact.mutableArrayValue(for: \.notes)
+      let notes = contact.mutableArrayValue(for: \.notes)
       let exact = try contact.observe("notes", options: [.old, .new]) { change in
         let elements = (change.newValue ?? nil) as? [String] ?? []
         let olds = (change.oldValue ?? nil) as? [String] ?? []
@@ -48,7 +48,7 @@ enum ToManyScenarios {
       }
       race(workers: 4) { worker in
         // A proxy per thread: proxies are meant to be made, used and dropped.
-        guard let notes = try? contact.mutableArrayValue(for: \.notes) else { return }
+        let notes = contact.mutableArrayValue(for: \.notes)
         for index in 0..<iterations {
           switch worker {
           case 0, 1: notes.append(Stamp.string(writer: worker, index: index))

@@ -4,7 +4,7 @@ import PackageModel
 struct AddCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "add", usage: "add <title> [quantity] [weight]",
-    summary: "append a content line (quantity 1 and weight 0 kg by default)",
+    summary: "append a content line (1 piece, 0 kg by default)",
     arguments: 1...3, argumentKinds: [.text])
 
   let title: String

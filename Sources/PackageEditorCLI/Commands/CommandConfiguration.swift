@@ -9,6 +9,8 @@ struct CommandConfiguration: Sendable {
   let usage: String
   /// One line on what it does.
   let summary: String
+  /// More lines for `help <command>`, each at most 80 columns.
+  var details: [String] = []
   /// How many arguments it takes.
   var arguments: ClosedRange<Int> = 0...0
   /// What each argument is, for completion; past the end of the list, the last kind repeats up

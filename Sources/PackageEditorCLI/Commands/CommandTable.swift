@@ -7,8 +7,9 @@ enum CommandTable {
   static let commands: [any EditorCommand.Type] = [
     HelpCommand.self, ShowCommand.self, GetCommand.self, SetCommand.self, AddCommand.self,
     InsertCommand.self, RemoveCommand.self, WatchCommand.self, UnwatchCommand.self,
-    WatchesCommand.self, UndoCommand.self, RedoCommand.self, SaveCommand.self, LoadCommand.self,
-    NewCommand.self, SummaryCommand.self, QuitCommand.self,
+    WatchesCommand.self, UndoCommand.self, RedoCommand.self, SaveCommand.self,
+    SaveAsCommand.self, LoadCommand.self, FileCommand.self, SourceCommand.self, NewCommand.self,
+    SummaryCommand.self, QuitCommand.self,
   ]
 
   /// Every name and alias, for completion.

@@ -4,7 +4,12 @@ import KVOLite
 struct GetCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "get", usage: "get <keyPath>",
-    summary: "print one value (operators allowed: get contents.@sum.weight)",
+    summary: "print one value: get totalWeight",
+    details: [
+      "totalWeight is the package's weight, as the summary shows it. Collection",
+      "operators apply to the contents: contents.@sum.quantity, contents.@max.weight",
+      "(contents.@sum.weight adds the weight of one piece of each line).",
+    ],
     arguments: 1...1, argumentKinds: [.keyPath])
 
   let keyPath: String

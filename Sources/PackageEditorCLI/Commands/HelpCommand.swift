@@ -2,8 +2,8 @@
 /// settable keys.
 struct HelpCommand: EditorCommand {
   static let configuration = CommandConfiguration(
-    name: "help", usage: "help [command | keys]",
-    summary: "list the commands, show one command's syntax, or list the settable keys",
+    name: "help", aliases: ["?"], usage: "help [command | keys]",
+    summary: "list the commands, or show one command or the keys",
     arguments: 0...1, argumentKinds: [.helpTopic])
 
   /// The command or topic asked about; `nil` for the list of commands.

@@ -5,9 +5,11 @@
 struct QuitCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "quit", aliases: ["exit", "quit!", "exit!"], usage: "quit | exit | quit!",
-    summary:
-      "leave (end of input does too); with unsaved changes, interactive mode asks again first (quit! leaves at once)"
-  )
+    summary: "leave; with unsaved changes, asks again first",
+    details: [
+      "End of input (Ctrl-D) is quit too. At the prompt, quit with unsaved changes",
+      "says so and leaves when asked again; quit! leaves at once.",
+    ])
 
   /// Whether to leave even with unsaved changes.
   let force: Bool

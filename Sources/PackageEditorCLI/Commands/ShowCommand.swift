@@ -4,12 +4,12 @@ import PackageModel
 struct ShowCommand: ArgumentlessCommand {
   static let configuration = CommandConfiguration(
     name: "show", usage: "show",
-    summary: "print every key path and value, and the contents with their indexes")
+    summary: "print every key path and value, contents by index")
 
   func run(in session: EditorSession) {
     let package = session.package
     let output = session.output
-    for path in Package.observableKeys.attributeKeyPaths() where path != "summary" {
+    for path in Package.allObservableKeys.attributeKeyPaths() where path != "summary" {
       output.line(path + " = " + ValueText.quoted((try? package.value(forKeyPath: path)) ?? nil))
     }
     for (index, content) in package.contents.enumerated() {

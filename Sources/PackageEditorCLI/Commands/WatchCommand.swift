@@ -6,7 +6,11 @@ import KVOLite
 struct WatchCommand: EditorCommand {
   static let configuration = CommandConfiguration(
     name: "watch", usage: "watch <keyPath> [initial] [old] [new] [prior]",
-    summary: "print every change of a key path (old and new values unless old or new is given)",
+    summary: "print every change of a key path",
+    details: [
+      "It shows old and new values unless old or new is given; initial adds the",
+      "value now, prior the notification before each change.",
+    ],
     arguments: 1...5,
     argumentKinds: [.keyPath, .choice(ArgumentParsing.observingOptions.map(\.word))])
 

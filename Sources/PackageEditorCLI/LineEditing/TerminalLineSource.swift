@@ -17,15 +17,16 @@ final class TerminalLineSource: LineSource {
   private var editor: LineEditor
   private var renderer = LineRenderer()
   private var decoder = KeyDecoder()
-  private let prompt: String
+  /// The prompt drawn before the line (the editor sets it before each line: it shows the
+  /// file and whether there are unsaved changes).
+  var prompt = "package> "
   private let warn: (String) -> Void
   private var warnedAboutHistory = false
   /// Keys read but not handled yet: what followed an Enter in the same read (pasted lines,
   /// type-ahead) belongs to the next lines.
   private var queued: [Key] = []
 
-  init(prompt: String, history: History, warn: @escaping (String) -> Void) {
-    self.prompt = prompt
+  init(history: History, warn: @escaping (String) -> Void) {
     self.warn = warn
     editor = LineEditor(history: history)
   }

@@ -73,7 +73,7 @@ extension Articles {
       let token = order.observe(\.items, options: [.new]) { _, change in
         changes.append("\(change.kind) \(Array(change.indexes ?? []))")
       }
-      let items = try order.mutableArrayValue(for: \.items)
+      let items = order.mutableArrayValue(for: \.items)
       items.append(LineItem("Book", price: 12))
       try items.insert(LineItem("Pen", price: 2), at: 0)  // an index out of range throws
       _ = try items.remove(at: 1)

@@ -7,13 +7,11 @@ import KVOLiteTestSupport
 
 /// The articles' namespace, so that their type names do not clash with other fixtures.
 enum Articles {
-  final class Contact: KeyValueObservable {
+  // KVOLite: the same model
+  class Contact: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
     static let observableKeys: ObservableKeys<Contact> = [
-      .attribute("firstName", \.firstName),
-      .attribute("lastName", \.lastName),
-      .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"]),
-      .toOne("address", \.address),
+      .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"])
     ]
     @Observed var firstName = ""
     @Observed var lastName = ""
@@ -21,22 +19,14 @@ enum Articles {
     var fullName: String { "\(firstName) \(lastName)" }
   }
 
-  final class StreetAddress: KeyValueObservable {
+  class StreetAddress: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
-    static let observableKeys: ObservableKeys<StreetAddress> = [
-      .attribute("street", \.street),
-      .attribute("city", \.city),
-    ]
     @Observed var street = ""
     @Observed var city = ""
   }
 
   final class LineItem: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
-    static let observableKeys: ObservableKeys<LineItem> = [
-      .attribute("title", \.title),
-      .attribute("price", \.price),
-    ]
     @Observed var title: String
     @Observed var price: Double
 
@@ -49,8 +39,7 @@ enum Articles {
   final class Order: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
     static let observableKeys: ObservableKeys<Order> = [
-      .attribute("status", \.status, notifiesAutomatically: false),
-      .toMany("items", \.items),
+      .attribute("status", \.status, notifiesAutomatically: false)
     ]
     @Observed var status = "open"
     @Observed var items: [LineItem] = []
@@ -62,6 +51,51 @@ enum Articles {
       status = newValue
       try didChangeValue(for: \.status)
     }
+  }
+
+  // The overview of "Declaring observable models".
+  class Author: KeyValueObservable {
+    let observationRegistrar = ObservationRegistrar()
+    @Observed var name = ""
+  }
+
+  class Book: KeyValueObservable {
+    let observationRegistrar = ObservationRegistrar()
+    @Observed var title = ""
+    @Observed var pages = 0
+    @Observed var author = Author()
+  }
+
+  class Shelf: KeyValueObservable {
+    let observationRegistrar = ObservationRegistrar()
+    static let observableKeys: ObservableKeys<Shelf> = [
+      .derived("totalPages", \.totalPages, affectedBy: ["books.pages"])
+    ]
+    @Observed var name = ""
+    @Observed var books: [Book] = []
+    var totalPages: Int { books.reduce(0) { $0 + $1.pages } }
+  }
+
+  // "Declaring observable models", class hierarchies.
+  class Vehicle: KeyValueObservable {
+    let observationRegistrar = ObservationRegistrar()
+    class var observableKeys: ObservableKeys<Vehicle> {
+      [.derived("label", \.label, affectedBy: ["name"])]
+    }
+    @Observed var name = ""
+    var label: String { name }
+  }
+
+  final class Truck: Vehicle {
+    override class var observableKeys: ObservableKeys<Vehicle> {
+      super.observableKeys + [
+        .derived("label", \Truck.label, affectedBy: ["name", "payload"]),
+        .derived("summary", \Truck.summary, affectedBy: ["label"]),
+      ]
+    }
+    @Observed var payload = 0
+    override var label: String { "\(name), \(payload) kg" }
+    var summary: String { "Truck \(label)" }
   }
 
   /// The porting article's view model: a two-way mirror of a contact's first name.

@@ -91,7 +91,7 @@ struct CollectionOperatorTests {
     let token = try order.observe("items.@sum.quantity", options: [.initial, .new]) { change in
       log.append("\(change.kind) \(change.newValue!!)")
     }
-    try order.mutableArrayValue(for: \.items).append(Item("Book", quantity: 2))
+    order.mutableArrayValue(for: \.items).append(Item("Book", quantity: 2))
     order.items = []
     #expect(log.all == ["setting 0", "setting 2", "setting 0"])
     _ = token

@@ -182,6 +182,9 @@ struct FoundationParityTests {
       ("enabled", 0.5 as any Sendable, "Bool"),
       ("price", Double.infinity as any Sendable, "Decimal"),
       ("weight", Int.max as any Sendable, "Double"),
+      ("price", 1e300 as any Sendable, "Decimal"), ("price", 1e-300 as any Sendable, "Decimal"),
+      ("ratio", 1e-50 as any Sendable, "Float"),
+      ("ratio", Decimal(string: "1e100")! as any Sendable, "Float"),
     ])
   func lossyNumbers(key: String, value: any Sendable, expected: String) {
     let gauge = Gauge()

@@ -50,6 +50,21 @@ struct TextConversionTests {
       order.quantity == 1 && order.rush == false && order.priority == .normal && order.total == 0)
   }
 
+  @Test(
+    "floating-point text that would not survive is refused; inf, nan and -0 spell themselves",
+    arguments: [
+      ("1e400", nil), ("-1e400", nil), ("1e-400", nil), ("0x1p-2000", nil), ("1e308", 1e308),
+      ("inf", .infinity), ("-infinity", -.infinity), ("0e999", 0), ("-0", -0.0),
+      ("5e-324", .leastNonzeroMagnitude),
+    ] as [(String, Double?)])
+  func floatingPointSurvives(text: String, expected: Double?) {
+    #expect(Double(keyValueText: text)?.bitPattern == expected?.bitPattern)
+    #expect(Double(keyValueText: "nan")?.isNaN == true)
+    #expect(Float(keyValueText: "1e39") == nil && Float(keyValueText: "1e-50") == nil)
+    #expect(Float(keyValueText: "3e38") == 3e38)
+    #expect(Decimal(keyValueText: "1e400") == nil && Decimal(keyValueText: "0.000") == 0)
+  }
+
   @Test("a value type without a text form cannot be set from text")
   func notTextConvertible() {
     let order = Order()

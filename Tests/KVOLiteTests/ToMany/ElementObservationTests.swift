@@ -70,7 +70,7 @@ struct ElementObservationTests {
       log.append(Self.record($0))
     }
     let second = Box(2)
-    try shipment.mutableArrayValue(for: \.boxes).append(second)
+    shipment.mutableArrayValue(for: \.boxes).append(second)
     second.weight = 20
     try shipment.mutableArrayValue(for: \.boxes).remove(at: 0)
     first.weight = 10  // removed: nothing

@@ -18,12 +18,18 @@ private final class Van: KeyValueObservable, @unchecked Sendable {
     .toMany(
       "parcels",
       accessors: IndexedAccessors(
-        count: { $0.storage.count }, element: { $0.storage[$1] },
+        count: { $0.storage.count },
+        element: {
+          $0.elementReads += 1
+          return $0.storage[$1]
+        },
         insert: { $0.storage.insert($1, at: $2) }, remove: { $0.storage.remove(at: $1) })),
     .derived("load", \.load, affectedBy: ["parcels"]),
   ]
   /// Not an array property of the model: the accessors' own storage.
   var storage: [Parcel] = []
+  /// How many times the `element` accessor ran.
+  var elementReads = 0
   var load: Double { storage.reduce(0) { $0 + $1.weight } }
 }
 
@@ -37,6 +43,18 @@ struct IndexedAccessorTests {
     #expect(try van.value(forKeyPath: "parcels.1.weight") as? Double == 2.5)
     #expect(try van.value(forKeyPath: "parcels.@count") as? Int == 2)
     #expect(try van.value(forKeyPath: "parcels.@sum.weight") as? Double == 3.5)
+  }
+
+  @Test("an index reads one element, however many there are; out of range names the count")
+  func indexReadsOneElement() throws {
+    let van = Van()
+    van.storage = (0..<100_000).map { Parcel(Double($0)) }
+    #expect(try van.value(forKeyPath: "parcels.99999.weight") as? Double == 99_999)
+    #expect(van.elementReads == 1)
+    #expect(
+      throws: KeyValueError.indexOutOfRange(index: 100_000, count: 100_000, path: "parcels.100000")
+    ) { try van.value(forKeyPath: "parcels.100000.weight") }
+    #expect(van.elementReads == 1)
   }
 
   @Test("mutations go through insert and remove, and notify once each with exact indexes")

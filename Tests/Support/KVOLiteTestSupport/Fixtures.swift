@@ -44,8 +44,8 @@ public final class Person: KeyValueObservable, @unchecked Sendable {
   @Observed public var manual = 0
   @Observed public var address: Address
   @Observed public var friend: Person? = nil
-  /// Not declared: observing it must be rejected.
-  @Observed public var undeclared = 0
+  /// Not declared: a key all the same, found from its `@Observed` property.
+  @Observed public var found = 0
   /// Declared, but not `@Observed`: it never notifies, so observing it must be rejected.
   public var plain = 0
   /// Neither declared nor `@Observed`.

@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteLocking
 
 /// A change event in progress: what the will-phase collected, for the did-phase.
 ///

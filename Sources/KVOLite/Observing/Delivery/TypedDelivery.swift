@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// The fast path of delivery: a setting of a key whose observers are all typed and want no
 /// prior notification, delivered with the key's own value type.
 ///

@@ -53,13 +53,14 @@ public final class ObservationRegistrar: @unchecked Sendable {
     }
   }
 
-  /// The context of `object` (whose registrar this is), whose type's table is `table`; created
-  /// on first use.
-  func context(of object: AnyObject, table: KeyTable) -> RegistrarContext {
+  /// The context of `object` (whose registrar this is), created on first use with the table of
+  /// `object`'s class.
+  func context(of object: any KeyValueObservable) -> RegistrarContext {
     if let existing = existingContext { return existing }
     let made = Unmanaged.passRetained(
       RegistrarContext(
-        objectAddress: Unmanaged.passUnretained(object).toOpaque(), keyCount: table.entries.count))
+        objectAddress: Unmanaged.passUnretained(object as AnyObject).toOpaque(),
+        table: KeyTable.of(type(of: object))))
     let (exchanged, winner) = contextPointer.compareExchange(
       expected: nil, desired: made.toOpaque(), ordering: .acquiringAndReleasing)
     if exchanged { return made.takeUnretainedValue() }

@@ -32,10 +32,14 @@ final class RegistrarContext: @unchecked Sendable {
   /// The current list of each key, unretained (`state` holds them); see above.
   @usableFromInline let published: UnsafeMutablePointer<Unmanaged<ObserverList>?>
   @usableFromInline let keyCount: Int
+  /// The keys of the object's class.
+  @usableFromInline let table: KeyTable
 
-  /// A context for the object at `objectAddress`, whose type declares `keyCount` keys.
-  init(objectAddress: UnsafeRawPointer, keyCount: Int) {
+  /// A context for the object at `objectAddress`, whose class's keys are `table`.
+  init(objectAddress: UnsafeRawPointer, table: KeyTable) {
     objectLock = PropertyLock(for: objectAddress)
+    self.table = table
+    let keyCount = table.entries.count
     self.keyCount = keyCount
     published = .allocate(capacity: max(1, keyCount))
     published.initialize(repeating: nil, count: max(1, keyCount))

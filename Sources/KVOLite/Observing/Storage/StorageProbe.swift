@@ -1,35 +1,45 @@
 import KVOLiteLocking
 import Synchronization
 
-/// Finds where a key's ``Observed`` storage lies in its object, so that registration can mark
-/// it observed and to-many mutations can lock it.
+/// Finds where keys' ``Observed`` storage lies in their objects, and which keys a typed key
+/// path reads, by reading it.
 ///
 /// A key path to a property-wrapped property goes through the property's accessors, which
-/// cannot say where the storage is. So the registrar reads the key once through its declared
-/// key path while this thread is "probing"; every ``Observed`` getter that runs sees the probe
-/// and reports its storage's address and its own (wrapped) key path. The storage whose key path
-/// is the declared one is the key's; a computed getter that reads other properties finds none.
-/// Nothing is locked while the getter runs (it may be any computed property, declared with
-/// `notifiesAutomatically: false`).
+/// cannot say where the storage is, and the runtime cannot make such a key path from the
+/// property's name. So KVOLite reads a key path once while this thread is "probing"; every
+/// ``Observed`` getter that runs sees the probe and reports its object, its storage's address,
+/// its own (wrapped) key path and the class that declares it. A declared key's storage is the
+/// one whose getter reports the declared key path; a typed key path of several hops reads one
+/// key per hop. A computed getter that reads other properties reports them too, which is why
+/// reports are checked against the key path before they are believed (see ``KeyTable``).
+/// Nothing is locked while the getter runs (it may be any computed property).
 ///
 /// Getters check a process-wide count of probes in progress: one relaxed load. Only when it is
-/// non-zero do they look at their thread's request. The offset found is the same for every
-/// object of a final class, so each key is probed once per type (see ``KeyTable``).
+/// non-zero do they look at their thread's request.
 @usableFromInline
 enum StorageProbe {
   /// How many threads are probing now.
   @usableFromInline static let active = Atomic<Int>(0)
 
-  /// What a probing thread is looking for, and what it found.
-  struct Request {
-    /// The object whose getter is being run.
+  /// What one ``Observed`` getter reported during a probe.
+  struct Report {
+    /// The object whose getter ran.
     let base: UnsafeRawPointer
-    /// The key path of the property whose storage is wanted.
+    /// Where the property's storage is in that object.
+    let offset: Int
+    /// The property's key path, rooted at the class that declares the property.
     let keyPath: AnyKeyPath
-    /// The storage of that property, if its getter reported.
-    var found: Int?
-    /// The storage's key path (`\Contact._nickname`), if its getter reported.
-    var storageKeyPath: AnyKeyPath?
+    /// The storage's key path (`\Contact._nickname`).
+    let storageKeyPath: AnyKeyPath
+    /// The class that declares the property.
+    let declaringType: any KeyValueObservable.Type
+  }
+
+  /// What a probing thread found so far.
+  struct Request {
+    /// Reports, in the order the getters ran (at most ``limit``).
+    var reports: [Report] = []
+    static let limit = 64
   }
 
   /// Whether some thread is probing.
@@ -38,14 +48,32 @@ enum StorageProbe {
 
   /// Called by ``Observed``'s getter while a probe is in progress anywhere.
   @usableFromInline
-  static func report(_ storage: UnsafeRawPointer, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath) {
+  static func report<Root: KeyValueObservable>(
+    _ storage: UnsafeRawPointer, of object: Root, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath
+  ) {
     let state = ThreadLocalState.current
-    guard var request = state.pointee.probe, request.found == nil, keyPath == request.keyPath else {
-      return
-    }
-    request.found = request.base.distance(to: storage)
-    request.storageKeyPath = storageKeyPath
+    guard var request = state.pointee.probe, request.reports.count < Request.limit else { return }
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    request.reports.append(
+      Report(
+        base: base, offset: base.distance(to: storage), keyPath: keyPath,
+        storageKeyPath: storageKeyPath, declaringType: Root.self))
     state.pointee.probe = request
+  }
+
+  /// Reads `object` with `read` while probing; what the getters reported, in order.
+  static func reports(reading read: (AnyObject) -> Any, on object: AnyObject) -> [Report] {
+    let state = ThreadLocalState.current
+    let saved = state.pointee.probe
+    state.pointee.probe = Request()
+    active.add(1, ordering: .relaxed)
+    let value = read(object)
+    active.subtract(1, ordering: .relaxed)
+    let found = state.pointee.probe?.reports ?? []
+    state.pointee.probe = saved
+    // The value read may be the last reference to something; let it go after the probe.
+    withExtendedLifetime(value) {}
+    return found
   }
 
   /// Reads `keyPath` of `object` with `read` and returns the offset of the ``Observed`` storage
@@ -53,7 +81,7 @@ enum StorageProbe {
   static func offset(
     of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
   ) -> Int? {
-    probe(keyPath, in: object, reading: read)?.found
+    report(of: keyPath, in: object, reading: read)?.offset
   }
 
   /// The name of the ``Observed`` property `keyPath` reads, as `Contact.nickname`, or `nil` if
@@ -62,7 +90,7 @@ enum StorageProbe {
     of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
   ) -> String? {
     // The storage's key path names the wrapper's stored property: `\Contact._nickname`.
-    guard let storage = probe(keyPath, in: object, reading: read)?.storageKeyPath else {
+    guard let storage = report(of: keyPath, in: object, reading: read)?.storageKeyPath else {
       return nil
     }
     var name = String(describing: storage)
@@ -74,21 +102,15 @@ enum StorageProbe {
     return name
   }
 
-  /// Reads `keyPath` of `object` with `read` while probing; what the probe found, if anything.
-  private static func probe(
-    _ keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
-  ) -> Request? {
-    let state = ThreadLocalState.current
-    let saved = state.pointee.probe
-    state.pointee.probe = Request(
-      base: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), keyPath: keyPath)
-    active.add(1, ordering: .relaxed)
-    let value = read(object)
-    active.subtract(1, ordering: .relaxed)
-    let found = state.pointee.probe
-    state.pointee.probe = saved
-    // The value read may be the last reference to something; let it go after the probe.
-    withExtendedLifetime(value) {}
-    return found?.found == nil ? nil : found
+  /// The report of the ``Observed`` property of `object` that `keyPath` is, if it is one: its
+  /// getter reported `keyPath` itself, or the same property from another root (a key path
+  /// rooted at a subclass).
+  private static func report(
+    of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
+  ) -> Report? {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    let found = reports(reading: read, on: object).filter { $0.base == base }
+    return found.first { $0.keyPath == keyPath }
+      ?? found.first { KeyPathComponents.samePath($0.keyPath, keyPath) }
   }
 }

@@ -1,3 +1,4 @@
+import KVOLiteLocking
 import Synchronization
 
 /// Something an ``ObservationToken`` ends: a direct observation of one key (``TypedRecord``)
@@ -21,15 +22,15 @@ func nextRegistrationOrder() -> UInt64 {
 }
 
 /// Waits until no delivery iterates any of the lists `held` on another thread, unless this
-/// thread is itself inside a delivery (waiting there could deadlock with a thread doing the
-/// same).
+/// thread is itself inside a delivery, KVOLite's or a Combine subscriber's (waiting there could
+/// deadlock with a thread doing the same, or with one waiting for the delivery lock it holds).
 func waitForDeliveries(holding held: [(context: RegistrarContext, lists: [ObserverList])]) {
-  guard held.contains(where: { !$0.lists.isEmpty }), !ThreadLocalState.isDelivering else { return }
+  guard held.contains(where: { !$0.lists.isEmpty }), !DeliveryScope.isDelivering else { return }
   for (context, lists) in held { context.waitUntilDelivered(lists) }
 }
 
 /// ``waitForDeliveries(holding:)`` for the lists of one context.
 func waitForDeliveries(holding held: (context: RegistrarContext, lists: [ObserverList])) {
-  guard !held.lists.isEmpty, !ThreadLocalState.isDelivering else { return }
+  guard !held.lists.isEmpty, !DeliveryScope.isDelivering else { return }
   held.context.waitUntilDelivered(held.lists)
 }

@@ -1,0 +1,101 @@
+import KVOLiteLocking
+@_spi(Reflection) import Swift
+
+/// The table of every observable class: its superclass's keys, its ``Observed`` properties,
+/// and its declarations, found once per class and kept.
+extension KeyTable {
+  private static let classesLock = Lock()
+  /// Guarded by `classesLock`.
+  nonisolated(unsafe) private static var classes: [ObjectIdentifier: KeyTable] = [:]
+
+  /// The table of `type`, made the first time it is asked for. Safe from any thread: tables are
+  /// made outside the lock (making one runs the class's ``KeyValueObservable/observableKeys``
+  /// and may make its superclass's), and the first one stored wins.
+  static func of(_ type: any KeyValueObservable.Type) -> KeyTable {
+    let id = ObjectIdentifier(type)
+    if let table = classesLock.withLock({ classes[id] }) { return table }
+    let made = make(type)
+    return classesLock.withLock {
+      if let existing = classes[id] { return existing }
+      classes[id] = made
+      return made
+    }
+  }
+
+  /// The table of `object`'s class: kept by its registrar's context once it has one. The first
+  /// time a table is used with an object, its declarations are checked against it (see
+  /// ``checkDeclarations(probing:)``).
+  @usableFromInline
+  static func of<Root: KeyValueObservable>(_ object: Root) -> KeyTable {
+    let table =
+      object.observationRegistrar.existingContextUnretained?._withUnsafeGuaranteedRef { $0.table }
+      ?? of(type(of: object))
+    table.checkDeclarations(probing: object)
+    return table
+  }
+
+  /// Makes the table of `Root`: the superclass's table, at the same indexes; then `Root`'s own
+  /// ``Observed`` properties; then its declarations, each refining the found key of the same
+  /// name, replacing an inherited declaration of that name, or adding a key.
+  private static func make<Root: KeyValueObservable>(_ type: Root.Type) -> KeyTable {
+    let typeName = String(describing: type)
+    let parent = (_getSuperclass(type) as? any KeyValueObservable.Type).map { of($0) }
+    var entries = parent?.entries ?? []
+    var offsets = parent?.knownOffsets ?? []
+    var problems: [String] = []
+    func index(of name: String) -> Int? { entries.firstIndex { $0.name == name } }
+    for (entry, offset) in fields(of: type) where parent?.indexByOffset[offset] == nil {
+      if index(of: entry.name) != nil {
+        problems.append(
+          "\(typeName).\(entry.name) is an @Observed property, but a superclass declares a key"
+            + " \"\(entry.name)\": rename one of them")
+        continue
+      }
+      entries.append(entry)
+      offsets.append(offset)
+    }
+    for declared in type.observableKeys.table.entries {
+      guard let existing = index(of: declared.name) else {
+        entries.append(declared)
+        offsets.append(nil)
+        continue
+      }
+      if offsets[existing] != nil, declared.role == .derived {
+        problems.append(
+          "\(typeName).observableKeys declares \"\(declared.name)\" as a derived key, but"
+            + " \(typeName).\(declared.name) is an @Observed property: a stored property is"
+            + " already its own key; remove the declaration or rename it")
+        continue
+      }
+      entries[existing] = declared
+    }
+    if !problems.isEmpty {
+      preconditionFailure("KVOLite: " + problems.joined(separator: "; "))
+    }
+    return KeyTable(
+      typeName: typeName, entries: entries, knownOffsets: offsets,
+      inheritedKeyPaths: parent?.indexByKeyPath ?? [:])
+  }
+
+  /// The key of each ``Observed`` stored property of `type` and its superclasses, with the
+  /// offset of its storage, in declaration order (superclasses first).
+  private static func fields<Root: KeyValueObservable>(of type: Root.Type) -> [(KeyEntry, Int)] {
+    var found: [(KeyEntry, Int)] = []
+    // `_EachFieldOptions.classType`, spelled by value: the static is not concurrency-safe.
+    let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
+      name, offset, fieldType, _ in
+      guard let storage = fieldType as? any DiscoverableStorage.Type else { return true }
+      // A property wrapper's storage is named after the property, with an underscore.
+      var key = String(cString: name)
+      guard key.hasPrefix("_") else { return true }
+      key.removeFirst()
+      found.append((storage.discoveredEntry(name: key, offset: offset, in: type), offset))
+      return true
+    }
+    precondition(
+      complete,
+      "KVOLite: the Swift runtime could not list the stored properties of \(type), so its"
+        + " @Observed properties cannot be found")
+    return found
+  }
+}

@@ -1,0 +1,130 @@
+/// What key discovery asks of the type of a stored property: ``Observed`` answers with the key
+/// of the property. (Every other type is not a key.)
+protocol DiscoverableStorage {
+  /// The key of the ``Observed`` property `name` of `Root`, whose storage is at `offset` in
+  /// its objects.
+  static func discoveredEntry<Root: KeyValueObservable>(
+    name: String, offset: Int, in root: Root.Type
+  ) -> KeyEntry
+}
+
+extension Observed: DiscoverableStorage {
+  /// The key of this property, its role taken from `Value`: an observable object (optional or
+  /// not) is a to-one relationship, an array of observable objects a to-many relationship,
+  /// anything else an attribute (settable from text when `Value` has a text form).
+  ///
+  /// Reads and writes go through the storage at `offset`, as the property's own accessors do:
+  /// under the object's lock, and a write notifies exactly as a set of the property does.
+  static func discoveredEntry<Root: KeyValueObservable>(
+    name: String, offset: Int, in _: Root.Type
+  ) -> KeyEntry {
+    let role: KeyRole
+    var valueType: Any.Type = Value.self
+    var isOptional = false
+    let target = relationshipTarget()
+    if let (related, optional) = target {
+      role = .toOne
+      valueType = related
+      isOptional = optional
+    } else if (Value.self as? any ObservableArray.Type) != nil {
+      role = .toMany
+    } else {
+      role = .attribute
+    }
+    let entry = KeyEntry(
+      name: name, keyPath: nil, role: role, valueType: valueType, storedType: Value.self,
+      isOptional: isOptional, notifiesAutomatically: true,
+      value: { load(from: $0, offset: offset) })
+    entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
+    entry.assign = { object, value, path throws(KeyValueError) in
+      write(try KeyEntry.cast(value, to: Value.self, path: path), to: object, Root.self, offset)
+    }
+    entry.check = { value, path throws(KeyValueError) in
+      try KeyEntry.cast(value, to: Value.self, path: path)
+    }
+    entry.store = { object, value in write(value as! Value, to: object, Root.self, offset) }
+    if let text = Value.self as? any KeyValueTextConvertible.Type {
+      entry.assignText = textAssigner(text, Root.self, offset)
+    }
+    if let (related, _) = target {
+      entry.related = { load(from: $0, offset: offset) as Any as? any KeyValueObservable }
+      entry.relatedKeys = { KeyTable.of(related) }
+    }
+    if let array = Value.self as? any ObservableArray.Type {
+      array.describeToMany(entry, offset: offset)
+    }
+    return entry
+  }
+
+  /// The related type if `Value` is an observable object or an optional one, and whether it
+  /// is optional.
+  private static func relationshipTarget() -> (any KeyValueObservable.Type, Bool)? {
+    if let related = Value.self as? any KeyValueObservable.Type { return (related, false) }
+    if let optional = Value.self as? any OptionalProtocol.Type,
+      let related = optional.wrappedType as? any KeyValueObservable.Type
+    {
+      return (related, true)
+    }
+    return nil
+  }
+
+  /// Reads the value stored at `offset` in `object`, under the object's lock. The caller holds
+  /// `object`.
+  static func load(from object: AnyObject, offset: Int) -> Value {
+    withExtendedLifetime(object) {
+      let base = Unmanaged.passUnretained(object).toOpaque()
+      let lock = PropertyLock(for: base)
+      lock.lock()
+      let value = (base + offset).assumingMemoryBound(to: Observed<Value>.self).pointee.value
+      lock.unlock()
+      return value
+    }
+  }
+
+  /// Stores `value` at `offset` in `object`, a `Root`, as a set of the property does (notifying
+  /// its observers). The caller holds `object`.
+  static func write<Root: KeyValueObservable>(
+    _ value: Value, to object: AnyObject, _: Root.Type, _ offset: Int
+  ) {
+    withExtendedLifetime(object) {
+      let owner = Unmanaged.passUnretained(unsafeDowncast(object, to: Root.self))
+      let storage = (UnsafeMutableRawPointer(owner.toOpaque()) + offset)
+        .assumingMemoryBound(to: Observed<Value>.self)
+      let lock = PropertyLock(for: owner.toOpaque())
+      lock.lock()
+      store(value, owner, storage, lock)
+    }
+  }
+
+  /// The `assignText` closure of a key whose `Value` is `Text`, a text-convertible type.
+  private static func textAssigner<Text: KeyValueTextConvertible, Root: KeyValueObservable>(
+    _: Text.Type, _: Root.Type, _ offset: Int
+  ) -> (AnyObject, String, String) throws(KeyValueError) -> Void {
+    { object, text, path throws(KeyValueError) in
+      guard let parsed = Text(keyValueText: text) else {
+        throw .unparsableText(
+          text: text, path: path, expected: KeyEntry.describeExpected(Value.self))
+      }
+      write(parsed as! Value, to: object, Root.self, offset)
+    }
+  }
+}
+
+/// An array of observable objects: the type of a to-many relationship found by discovery.
+protocol ObservableArray {
+  /// Fills in the to-many closures of `entry`, whose ``Observed`` storage is at `offset`.
+  static func describeToMany(_ entry: KeyEntry, offset: Int)
+}
+
+extension Array: ObservableArray where Element: KeyValueObservable {
+  static func describeToMany(_ entry: KeyEntry, offset: Int) {
+    entry.elements = { Observed<Self>.load(from: $0, offset: offset) }
+    entry.elementCount = { Observed<Self>.load(from: $0, offset: offset).count }
+    entry.element = { object, index in
+      let elements = Observed<Self>.load(from: object, offset: offset)
+      return elements.indices.contains(index) ? elements[index] : nil
+    }
+    entry.elementKeys = { KeyTable.of(Element.self) }
+    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
+  }
+}

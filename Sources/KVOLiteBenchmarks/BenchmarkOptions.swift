@@ -1,0 +1,73 @@
+/// The command line of `kvolite-benchmarks`: `kvolite-benchmarks [--quick] [--filter TEXT]
+/// [--contender NAME] [--help]`.
+struct BenchmarkOptions: Equatable {
+  /// Fewer rounds and shorter batches: a quick look, not figures to quote.
+  var quick = false
+  /// Keeps the workloads whose name contains this text.
+  var filter: String?
+  /// Runs this contender only (for profiling; no ratios then).
+  var contender: String?
+  var showHelp = false
+
+  /// The exit status of a command line that cannot be understood (`EX_USAGE`).
+  static let usageStatus: Int32 = 64
+
+  static let usage = """
+    usage: kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME] [--help]
+
+    Times every workload for every contender, interleaved in one process, and prints medians,
+    the spread and the ratio to the fair floor of the same run. Build it in release mode:
+    swift run -c release kvolite-benchmarks
+
+      --quick            fewer rounds and shorter batches (a quick look, not figures to quote)
+      --filter TEXT      only the workloads whose name contains TEXT (for example "A'" or "D2")
+      --contender NAME   only the contender NAME, for profiling (no ratios then); NAME is one
+                         of the contenders the report lists, such as KVOLite or floor
+      -h, --help         print this help and do nothing else
+
+    exit status: 0 when every workload ran, 1 when a contender failed its sanity check (it did
+    not deliver exactly the callbacks it should, so the timings are not comparable), 64 for bad
+    usage
+    """
+
+  /// A command line that cannot be understood; the program exits with ``usageStatus``.
+  struct UsageError: Error, Equatable, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The options in `arguments` (the command line without the program's name).
+  static func parse(_ arguments: [String]) throws(UsageError) -> BenchmarkOptions {
+    var options = BenchmarkOptions()
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--quick": options.quick = true
+      case "--help", "-h": options.showHelp = true
+      case "--filter", "--contender":
+        guard let value = remaining.popFirst() else {
+          throw UsageError(description: "\(argument) needs a value")
+        }
+        if argument == "--filter" { options.filter = value } else { options.contender = value }
+      default:
+        throw UsageError(
+          description: argument.hasPrefix("-")
+            ? "unknown option \"\(argument)\"" : "unexpected argument \"\(argument)\"")
+      }
+    }
+    return options
+  }
+
+  /// Checks the options against what there is to run: a filter that keeps no workload or a
+  /// contender no workload has is a usage error, not a run that times nothing.
+  func check(workloadNames: [String], contenderNames: [String]) throws(UsageError) {
+    if let filter, !workloadNames.contains(where: { $0.contains(filter) }) {
+      throw UsageError(description: "no workload's name contains \"\(filter)\"")
+    }
+    if let contender, !contenderNames.contains(contender) {
+      let known = Array(Set(contenderNames)).sorted().map { "\"\($0)\"" }
+      throw UsageError(
+        description: "no contender is named \"\(contender)\" (the contenders are "
+          + known.joined(separator: ", ") + ")")
+    }
+  }
+}

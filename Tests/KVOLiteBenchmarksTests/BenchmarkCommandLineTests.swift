@@ -1,0 +1,86 @@
+import KVOLiteTestSupport
+import Testing
+
+@testable import KVOLiteBenchmarks
+
+/// `kvolite-benchmarks`' command line: the options, and the built executable's answers to
+/// `--help` and bad usage, none of which times anything (a run takes minutes).
+@Suite("kvolite-benchmarks: command line")
+struct BenchmarkCommandLineTests {
+  @Test("the defaults, and every option")
+  func valid() throws {
+    #expect(try BenchmarkOptions.parse([]) == BenchmarkOptions())
+    #expect(
+      try BenchmarkOptions.parse(["--quick", "--filter", "A'", "--contender", "floor (Int)", "-h"])
+        == BenchmarkOptions(quick: true, filter: "A'", contender: "floor (Int)", showHelp: true))
+  }
+
+  @Test(
+    "bad usage is an error",
+    arguments: [
+      (["--frob"], #"unknown option "--frob""#),
+      (["-q"], #"unknown option "-q""#),
+      (["A"], #"unexpected argument "A""#),
+      (["--filter"], "--filter needs a value"),
+      (["--quick", "--contender"], "--contender needs a value"),
+    ])
+  func invalid(arguments: [String], message: String) {
+    #expect(throws: BenchmarkOptions.UsageError(description: message)) {
+      _ = try BenchmarkOptions.parse(arguments)
+    }
+  }
+
+  @Test("a filter that keeps no workload, or an unknown contender, is bad usage")
+  func check() throws {
+    let workloads = ["A  set", "B  get"]
+    let contenders = ["floor", "KVOLite", "floor", "@Published"]
+    try BenchmarkOptions(filter: "B ", contender: "KVOLite")
+      .check(workloadNames: workloads, contenderNames: contenders)
+    try BenchmarkOptions().check(workloadNames: workloads, contenderNames: contenders)
+    #expect(throws: BenchmarkOptions.UsageError(description: #"no workload's name contains "C""#)) {
+      try BenchmarkOptions(filter: "C").check(workloadNames: workloads, contenderNames: contenders)
+    }
+    let unknown = BenchmarkOptions.UsageError(
+      description:
+        #"no contender is named "kvolite" (the contenders are "@Published", "KVOLite", "floor")"#
+    )
+    #expect(throws: unknown) {
+      try BenchmarkOptions(contender: "kvolite")
+        .check(workloadNames: workloads, contenderNames: contenders)
+    }
+  }
+
+  @Test("--help prints the usage and times nothing, whatever else is asked")
+  func help() throws {
+    for arguments in [["--help"], ["-h"], ["--filter", "A", "--help"]] {
+      let result = try ExecutableProcess.run("kvolite-benchmarks", arguments)
+      #expect(
+        result
+          == ExecutableProcess.Result(stdout: BenchmarkOptions.usage + "\n", stderr: "", status: 0))
+    }
+  }
+
+  @Test("bad usage prints the error and the usage on standard error and exits with 64")
+  func usageError() throws {
+    let cases = [
+      (["--frob"], #"unknown option "--frob""#),
+      (["--quick", "--filter"], "--filter needs a value"),
+      (["--filter", "no such workload"], #"no workload's name contains "no such workload""#),
+    ]
+    for (arguments, message) in cases {
+      let result = try ExecutableProcess.run("kvolite-benchmarks", arguments)
+      #expect(
+        result
+          == ExecutableProcess.Result(
+            stdout: "", stderr: "error: \(message)\n\(BenchmarkOptions.usage)\n", status: 64))
+    }
+    // The list of contenders is the benchmarks' own: only its frame is compared here.
+    let contender = try ExecutableProcess.run("kvolite-benchmarks", ["--contender", "nobody"])
+    #expect(contender.status == 64)
+    #expect(contender.stdout == "")
+    #expect(
+      contender.stderr.hasPrefix(#"error: no contender is named "nobody" (the contenders are "#))
+    #expect(contender.stderr.hasSuffix(")\n\(BenchmarkOptions.usage)\n"))
+    #expect(contender.stderr.contains(#""KVOLite""#))
+  }
+}
