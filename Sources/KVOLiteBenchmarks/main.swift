@@ -37,7 +37,9 @@ let workloads: [Workload] = [
 ]
 
 // The workloads printed after the table (below), by the names --filter matches.
-let otherWorkloadNames = ["M  heap bytes", "C2 100,000 observers", "R  package-editor"]
+let otherWorkloadNames = [
+  "M  heap bytes", "C2 100,000 observers", "S  100,000 subject sinks", "R  package-editor",
+]
 do {
   try options.check(
     workloadNames: workloads.map(\.name) + otherWorkloadNames,
