@@ -13,6 +13,25 @@ import PackageDescription
 // and observations) and KVOLiteCombine (`CombineIdentifier`) use: macOS 15, iOS 18, tvOS 18,
 // watchOS 11, visionOS 2, the systems that ship the Swift 6.0 runtime. Nothing else needs as
 // much (Apple's Combine, which the shim re-exports there, dates from macOS 10.15 and iOS 13).
+
+// A module named Combine (KVOLiteCombine and KVOLiteCombineFoundation re-exported), so that
+// code written against Apple's Combine compiles unchanged, `import Combine` and
+// `Combine.`-qualified names included. Only where Apple's Combine is absent: the `Combine`
+// product depends on it under a platform condition, and on Apple hosts it is not declared at
+// all, so that nothing there ever builds a module that would hide Apple's framework.
+let platformsWithoutCombine: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+#if canImport(Darwin)
+  let combineModule: [Target] = []
+  let combineModuleDependency: [Target.Dependency] = []
+#else
+  let combineModule: [Target] = [
+    .target(name: "Combine", dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation"])
+  ]
+  let combineModuleDependency: [Target.Dependency] = [
+    .target(name: "Combine", condition: .when(platforms: platformsWithoutCombine))
+  ]
+#endif
+
 let package = Package(
   name: "KVOLite",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -21,6 +40,7 @@ let package = Package(
     .library(name: "KVOLiteCombine", targets: ["KVOLiteCombine"]),
     .library(name: "KVOLiteCombineFoundation", targets: ["KVOLiteCombineFoundation"]),
     .library(name: "KVOLiteCombineShim", targets: ["KVOLiteCombineShim"]),
+    .library(name: "Combine", targets: ["KVOLiteCombineProduct"]),
     .library(name: "KVOLiteBridge", targets: ["KVOLiteBridge"]),
     .library(name: "PackageModel", targets: ["PackageModel"]),
     .executable(name: "package-editor", targets: ["PackageEditorCLI"]),
@@ -35,6 +55,7 @@ let package = Package(
     .target(name: "KVOLiteCombineFoundation", dependencies: ["KVOLiteCombine", "KVOLiteLocking"]),
     .target(
       name: "KVOLiteCombineShim", dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation"]),
+    .target(name: "KVOLiteCombineProduct", dependencies: combineModuleDependency),
     .target(
       name: "KVOLiteBridge", dependencies: ["KVOLite", "KVOLiteCombineShim", "KVOLiteLocking"]),
     .target(name: "PackageModel", dependencies: ["KVOLite", "KVOLiteBridge"]),
@@ -66,6 +87,6 @@ let package = Package(
     .testTarget(name: "StressTests", dependencies: ["KVOLiteStress", "KVOLiteTestSupport"]),
     .testTarget(
       name: "KVOLiteBenchmarksTests", dependencies: ["KVOLiteBenchmarks", "KVOLiteTestSupport"]),
-  ],
+  ] + combineModule,
   swiftLanguageModes: [.v6]
 )

@@ -169,22 +169,16 @@ func combineLatest() -> String {
     let constraints = zip(types(n), types(n).dropFirst())
       .map { "\($0).Failure == \($1).Failure" }.joined(separator: ", ")
     let output = types(n).map { "\($0).Output" }.joined(separator: ", ")
-    // CombineLatest(CombineLatest(a, b), c)…, flattened by a map of the nested pairs.
-    var nested = "CombineLatest(a, b)"
-    for name in names(n).dropFirst(2) { nested = "CombineLatest(\(nested), \(name))" }
-    let flattened = (0..<n).map { index -> String in
-      if index == n - 1 { return "$1" }
-      let depth = n - 2 - max(index, 1)
-      return "$0" + String(repeating: ".0", count: depth) + (index == 0 ? ".0" : ".1")
-    }.joined(separator: ", ")
+    let tuple = types(n).enumerated().map { "$0[\($0.offset)] as! \($0.element).Output" }
+      .joined(separator: ", ")
     let listed = names(n).map { "`\($0)`" }
     let list = listed.dropLast().joined(separator: ", ") + " and " + listed.last!
     let summary =
       n == 3
       ? """
         /// A publisher of the latest values of three publishers, once each has published, whenever
-        /// any of them publishes; see ``CombineLatest``. It is built from two ``CombineLatest``s, so
-        /// its subscription describes itself as "CombineLatest".
+        /// any of them publishes; see ``CombineLatest``. Its subscription, like Combine's, describes
+        /// itself as "CombineLatest".
       """
       : "  /// A publisher of the latest values of \(words[n]) publishers; see ``CombineLatest3``."
     text += summary + "\n"
@@ -198,7 +192,12 @@ func combineLatest() -> String {
 
       """
     text += storage(n, initDoc: "The latest values of \(list).") + "\n" + receiveDoc
-    text += "      \(nested).map { (\(flattened)) }.subscribe(subscriber)\n"
+    text += "      let inner = CombineLatestInner(downstream: subscriber, count: \(n)) {\n"
+    text += "        (\(tuple))\n      }\n"
+    for (index, (name, type)) in zip(names(n), types(n)).enumerated() {
+      text += "      \(name).subscribe(inner.side(\(index), \(type).Output.self))\n"
+    }
+    text += "      subscriber.receive(subscription: inner)\n"
     text += "    }\n  }\n\n"
   }
   text += "}\n\nextension Publisher {\n"

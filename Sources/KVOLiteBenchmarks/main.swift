@@ -37,7 +37,9 @@ let workloads: [Workload] = [
 ]
 
 // The workloads printed after the table (below), by the names --filter matches.
-let otherWorkloadNames = ["M  heap bytes", "C2 100,000 observers", "R  package-editor"]
+let otherWorkloadNames = [
+  "M  heap bytes", "C2 100,000 observers", "S  100,000 subject sinks", "R  package-editor",
+]
 do {
   try options.check(
     workloadNames: workloads.map(\.name) + otherWorkloadNames,
@@ -61,6 +63,13 @@ if filter.map({ "C2 100,000 observers".contains($0) }) ?? true {
   print(
     "| C2 100,000 observers of one key: register all / invalidate all | KVOLite | "
       + "\(Report.format1(register)) ms / \(Report.format1(invalidate)) ms | — | — | well under 1 s each |"
+  )
+}
+if filter.map({ "S  100,000 subject sinks".contains($0) }) ?? true {
+  let (subscribe, cancel) = SubjectScaleWorkload.run(rounds: quick ? 3 : 5)
+  print(
+    "| S  100,000 subject sinks: subscribe all / cancel all in random order | KVOLite | "
+      + "\(Report.format1(subscribe)) ms / \(Report.format1(cancel)) ms | — | — | well under 1 s each |"
   )
 }
 if filter.map({ "R  package-editor".contains($0) }) ?? true {

@@ -1,22 +1,26 @@
 import Synchronization
 
 /// A unique identity for subscribers and subscriptions, as in Combine.
+///
+/// The identifier of an object is its address (as Combine's is); a fresh identifier comes from
+/// a counter (counted down from the top, away from object addresses). Described in hexadecimal,
+/// as Combine describes it; its mirror shows one child, `rawValue`, a `UInt64`.
 public struct CombineIdentifier: Hashable, Sendable, CustomStringConvertible {
-  private let value: UInt
+  private let rawValue: UInt64
 
-  /// A new, unique identifier (counted down from the top, away from object addresses).
+  /// A new, unique identifier.
   public init() {
-    value = UInt.max - combineIdentifierCounter.add(1, ordering: .relaxed).newValue
+    rawValue = UInt64.max - combineIdentifierCounter.add(1, ordering: .relaxed).newValue
   }
 
-  /// The identifier of an object.
+  /// The identifier of an object: its address.
   public init(_ object: AnyObject) {
-    value = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
   }
 
   /// The identifier in hexadecimal, as Combine prints it.
-  public var description: String { "0x" + String(value, radix: 16) }
+  public var description: String { "0x" + String(rawValue, radix: 16) }
 }
 
 /// The source of fresh ``CombineIdentifier``s.
-private let combineIdentifierCounter = Atomic<UInt>(0)
+private let combineIdentifierCounter = Atomic<UInt64>(0)

@@ -13,3 +13,8 @@ public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
   /// Called at most once, last.
   func receive(completion: Subscribers.Completion<Failure>)
 }
+
+extension Subscriber where Input == Void {
+  /// Sends `()`: the value of a subscriber of `Void`. Returns the demand it answers with.
+  public func receive() -> Subscribers.Demand { receive(()) }
+}

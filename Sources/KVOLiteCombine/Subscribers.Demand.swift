@@ -142,19 +142,12 @@ extension Subscribers {
       try container.encode(rawValue.map(UInt.init) ?? Demand.unlimitedCode)
     }
 
-    /// Decodes Combine's encoding; a negative number or one past `Int.max + 1` is an error.
+    /// Decodes Combine's encoding: a count up to `Int.max` is `.max` of it, any count above
+    /// `.unlimited` (as in Combine); a negative number is an error.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
       let code = try container.decode(UInt.self)
-      switch code {
-      case Demand.unlimitedCode: self = .unlimited
-      case ...UInt(Int.max): self = .max(Int(code))
-      default:
-        throw DecodingError.dataCorruptedError(
-          in: container,
-          debugDescription:
-            "\(code) is not a demand (at most \(Demand.unlimitedCode), for unlimited)")
-      }
+      self = code > UInt(Int.max) ? .unlimited : .max(Int(code))
     }
 
     @usableFromInline static let unlimitedCode = UInt(Int.max) + 1

@@ -1,5 +1,5 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Foundation
   import KVOLiteCombine
 

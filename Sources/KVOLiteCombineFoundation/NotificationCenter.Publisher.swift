@@ -1,5 +1,5 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Foundation
   import KVOLiteCombine
   import KVOLiteLocking
@@ -8,10 +8,14 @@
     /// A publisher of the notifications a center posts with a name (and, optionally, from an
     /// object): Foundation's `NotificationCenter.Publisher`, on Linux too.
     ///
-    /// Each subscriber registers its own observer when it subscribes and removes it when it
-    /// cancels; until then the center keeps the subscription (and so the subscriber) alive. A notification posted while the subscriber has no demand is dropped. Notifications
-    /// arrive on the posting thread. It never completes.
-    public struct Publisher: KVOLiteCombine.Publisher {
+    /// Each subscription registers its own observer (before its subscriber receives it) and
+    /// removes it when cancelled; as Foundation's, the observer refers to the subscription
+    /// weakly, so a subscription nobody keeps goes away (its observer then does nothing). The
+    /// subscription keeps the center alive until it is cancelled. A notification posted while
+    /// the subscriber has no demand is dropped; a request for `.none` adds nothing.
+    /// Notifications arrive on the posting thread, one at a time per subscriber. It never
+    /// completes. Two publishers are equal when they observe the same center, name and object.
+    public struct Publisher: KVOLiteCombine.Publisher, Equatable {
       /// The kind of values this publisher publishes.
       public typealias Output = Notification
       /// The kind of errors this publisher might publish.
@@ -35,9 +39,14 @@
       /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
       public func receive<S: Subscriber>(subscriber: S)
       where S.Input == Notification, S.Failure == Never {
-        let subscription = NotificationSubscription(downstream: subscriber, center: center)
+        let subscription = NotificationSubscription(
+          downstream: subscriber, center: center, name: name, object: object)
         subscriber.receive(subscription: subscription)
-        subscription.observe(name, object: object)
+      }
+
+      /// Whether both observe the same center, name and object (the same instances).
+      public static func == (lhs: Publisher, rhs: Publisher) -> Bool {
+        lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
       }
     }
 
@@ -49,7 +58,10 @@
     }
   }
 
-  /// One subscriber's observer of a notification center.
+  /// One subscriber's observer of a notification center ("NotificationCenter Observer"): the
+  /// observer is added when this is made and removed on cancel; it refers to this subscription
+  /// weakly. Deliveries are serialized by a recursive lock; the state is behind `lock`, and
+  /// nothing is called with it held.
   private final class NotificationSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -57,31 +69,30 @@
     // @unchecked: the mutable state is behind `lock`.
     private let lock = Lock()
     private let delivery = RecursiveLock()
-    private let center: NotificationCenter
+    private var center: NotificationCenter?
+    private let name: Notification.Name
+    private var object: AnyObject?
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
     private var observer: (any NSObjectProtocol)?
 
-    init(downstream: Downstream, center: NotificationCenter) {
+    init(
+      downstream: Downstream, center: NotificationCenter, name: Notification.Name,
+      object: AnyObject?
+    ) {
       self.downstream = downstream
       self.center = center
-    }
-
-    func observe(_ name: Notification.Name, object: AnyObject?) {
-      guard lock.withLock({ downstream != nil }) else { return }
+      self.name = name
+      self.object = object
       // The center calls from any thread: the handler is handed over as the thread-safe closure
-      // it is (deliveries take the locks). It holds this subscription, as Foundation's does, so
-      // that the subscription lives while it is registered; cancelling unregisters it.
-      let handler = UncheckedSendable<(Notification) -> Void> { [self] in deliver($0) }
-      let token = center.addObserver(forName: name, object: object, queue: nil) {
+      // it is (deliveries take the locks). It refers to this subscription weakly, as
+      // Foundation's does.
+      let handler = UncheckedSendable<(Notification) -> Void> { [weak self] in
+        self?.deliver($0)
+      }
+      observer = center.addObserver(forName: name, object: object, queue: nil) {
         handler.value($0)
       }
-      let stale = lock.withLock { () -> (any NSObjectProtocol)? in
-        guard downstream != nil else { return token }
-        observer = token
-        return nil
-      }
-      if let stale { center.removeObserver(stale) }
     }
 
     private func deliver(_ notification: Notification) {
@@ -97,20 +108,27 @@
     }
 
     func request(_ newDemand: Subscribers.Demand) {
-      precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
       lock.withLock { demand += newDemand }
     }
 
     func cancel() {
-      let (downstream, observer) = lock.withLock { (self.downstream.take(), self.observer.take()) }
-      withExtendedLifetime(downstream) {}
-      if let observer { center.removeObserver(observer) }
+      let (center, observer, ended) = lock.withLock {
+        () -> (NotificationCenter?, (any NSObjectProtocol)?, (Downstream?, AnyObject?)) in
+        (self.center.take(), self.observer.take(), (downstream.take(), object.take()))
+      }
+      withExtendedLifetime(ended) {}
+      if let center, let observer { center.removeObserver(observer) }
     }
 
     var description: String { "NotificationCenter Observer" }
     var customMirror: Mirror {
-      Mirror(
-        self, children: [("center", center as Any), ("demand", lock.withLock { demand } as Any)])
+      let (center, object, demand) = lock.withLock { (self.center, self.object, self.demand) }
+      return Mirror(
+        self,
+        children: [
+          ("center", center as Any), ("name", name), ("object", object as Any),
+          ("demand", demand),
+        ])
     }
     var playgroundDescription: Any { description }
   }

@@ -1,5 +1,5 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Foundation
   import KVOLiteCombine
   import KVOLiteLocking
@@ -55,65 +55,100 @@
     }
   }
 
-  /// One subscriber's load.
+  /// One subscriber's load, with Foundation's state machine: the data task is made at the
+  /// first request and resumed at every request (as Foundation's is); the result goes
+  /// downstream if it has asked for it: the data (empty if there is none) with the response,
+  /// then `.finished`; the task's `URLError`; or `URLError(.unknown)` for any other error or
+  /// when there is no response. A request for `.none` traps; a cancel cancels the task. It
+  /// lets go of everything once it has ended. Thread-safe: the state is behind `lock`; the
+  /// session, the task and downstream are called after unlocking.
   private final class DataTaskSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     // @unchecked: the mutable state is behind `lock`.
     private let lock = Lock()
-    private let request: URLRequest
-    private let session: URLSession
+    /// The publisher, until the subscription ends.
+    private var parent: URLSession.DataTaskPublisher?
     private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
     private var task: URLSessionDataTask?
 
     init(downstream: Downstream, request: URLRequest, session: URLSession) {
       self.downstream = downstream
-      self.request = request
-      self.session = session
+      parent = URLSession.DataTaskPublisher(request: request, session: session)
     }
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
-      guard lock.withLock({ downstream != nil && self.task == nil }) else { return }
+      lock.lock()
+      guard let parent else { return lock.unlock() }
+      let existing = task
+      lock.unlock()
       // The session calls back on its own queue: the handler is the thread-safe `finish`.
+      let made = existing == nil ? makeTask(parent) : nil
+      let task = lock.withLock { () -> URLSessionDataTask? in
+        guard self.parent != nil else { return nil }
+        if self.task == nil { self.task = made }
+        self.demand += demand
+        return self.task
+      }
+      task?.resume()
+    }
+
+    private func makeTask(_ parent: URLSession.DataTaskPublisher) -> URLSessionDataTask {
       let handler = UncheckedSendable<(Data?, URLResponse?, (any Error)?) -> Void> { [self] in
         self.finish($0, $1, $2)
       }
-      let dataTask = session.dataTask(with: request) { handler.value($0, $1, $2) }
-      let started = lock.withLock { () -> Bool in
-        guard downstream != nil, self.task == nil else { return false }
-        self.task = dataTask
-        return true
-      }
-      if started { dataTask.resume() }
+      return parent.session.dataTask(with: parent.request) { handler.value($0, $1, $2) }
+    }
+
+    /// Ends, with the lock held: what it let go of, for release after unlocking.
+    private func end() -> (Downstream?, URLSession.DataTaskPublisher?, URLSessionDataTask?) {
+      demand = .none
+      return (downstream.take(), parent.take(), task.take())
     }
 
     private func finish(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
-      guard
-        let downstream = lock.withLock({ () -> Downstream? in
-          defer { task = nil }
-          return self.downstream.take()
-        })
-      else { return }
-      if let error {
-        downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
-      } else if let response {
+      let ended = lock.withLock {
+        () -> (Downstream?, URLSession.DataTaskPublisher?, URLSessionDataTask?)? in
+        guard demand > 0, parent != nil, downstream != nil else { return nil }
+        return end()
+      }
+      guard let (downstream, _, _) = ended, let downstream else { return }
+      switch (data, response, error) {
+      case (let data, let response?, nil):
         _ = downstream.receive((data ?? Data(), response))
         downstream.receive(completion: .finished)
-      } else {
-        downstream.receive(completion: .failure(URLError(.badServerResponse)))
+      case (_, _, let error as URLError):
+        downstream.receive(completion: .failure(error))
+      default:
+        downstream.receive(completion: .failure(URLError(.unknown)))
       }
     }
 
     func cancel() {
-      let (downstream, task) = lock.withLock { (self.downstream.take(), self.task.take()) }
-      withExtendedLifetime(downstream) {}
-      task?.cancel()
+      let ended = lock.withLock {
+        () -> (Downstream?, URLSession.DataTaskPublisher?, URLSessionDataTask?)? in
+        guard parent != nil else { return nil }
+        return end()
+      }
+      ended?.2?.cancel()
+      withExtendedLifetime(ended) {}
     }
 
     var description: String { "DataTaskPublisher" }
-    var customMirror: Mirror { Mirror(self, children: [("request", request as Any)]) }
+    var customMirror: Mirror {
+      let (task, downstream, parent, demand) = lock.withLock {
+        (self.task, self.downstream, self.parent, self.demand)
+      }
+      return Mirror(
+        self,
+        children: [
+          ("task", task as Any), ("downstream", downstream as Any), ("parent", parent as Any),
+          ("demand", demand),
+        ])
+    }
     var playgroundDescription: Any { description }
   }
 #endif

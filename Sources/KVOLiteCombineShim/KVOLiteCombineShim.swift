@@ -1,8 +1,10 @@
 // Combine on every platform: Apple's Combine where it exists, and elsewhere KVOLite's
 // (KVOLiteCombine, with KVOLiteCombineFoundation's schedulers and Foundation publishers).
-// Code written against this module builds unchanged on both.
+// Code written against this module builds unchanged on both. Apple's platforms are told apart
+// with `canImport(Darwin)`: `canImport(Combine)` would also see KVOLite's own module named
+// Combine (the `Combine` product's), wherever it has been built.
 
-#if canImport(Combine)
+#if canImport(Darwin)
   @_exported import Combine
 #else
   @_exported import KVOLiteCombine

@@ -1,3 +1,4 @@
+import Foundation
 import KVOLiteCombineShim
 import Testing
 
@@ -59,5 +60,22 @@ struct ReadmeExampleTests {
     viewModel.query = "down"
     #expect(viewModel.titles == [] && viewModel.status == "0 result(s) for down")
     #expect(calls == ["swift", "down", "down"])
+  }
+}
+
+/// The README's "Adding KVOLite to a package" shows the manifest lines that
+/// `Tests/CombinePort`, the package CI builds and runs, uses.
+@Suite("README: the Combine product")
+struct ReadmeCombineProductTests {
+  @Test("the README's dependency on the Combine product is the one Tests/CombinePort builds with")
+  func manifestLines() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let fixture = try String(
+      contentsOf: root.appendingPathComponent("Tests/CombinePort/Package.swift"), encoding: .utf8)
+    let line = #"dependencies: [.product(name: "Combine", package: "KVOLite")]"#
+    #expect(readme.contains(line))
+    #expect(fixture.contains(line))
   }
 }

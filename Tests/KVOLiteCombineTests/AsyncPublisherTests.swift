@@ -69,3 +69,75 @@ struct AsyncPublisherTests {
     #expect(cancelled.withLock { $0 })
   }
 }
+
+/// Several tasks awaiting one iterator, as Combine allows.
+@Suite("AsyncPublisher: several waiting calls")
+struct AsyncPublisherWaitersTests {
+  /// An iterator handed to several tasks: what the tests exercise.
+  struct Shared<Iterator>: @unchecked Sendable { let iterator: Iterator }
+
+  /// Waits (yielding, never sleeping) until `count` values have been requested.
+  static func waitForRequests(_ requests: Locked<Int>, _ count: Int) async {
+    while requests.withLock({ $0 }) < count { await Task.yield() }
+  }
+
+  @Test("two tasks awaiting next() each ask for one value; a value resumes one, the end the other")
+  func twoWaiters() async {
+    let subject = PassthroughSubject<Int, Never>()
+    let requests = Locked(0)
+    let iterator = subject.handleEvents(receiveRequest: { demand in
+      requests.withLock { $0 += demand.max ?? 0 }
+    }).values.makeAsyncIterator()
+    let shared = Shared(iterator: iterator)
+    let first = Task {
+      var copy = shared.iterator
+      return await copy.next()
+    }
+    let second = Task {
+      var copy = shared.iterator
+      return await copy.next()
+    }
+    await Self.waitForRequests(requests, 2)
+    subject.send(1)
+    subject.send(completion: .finished)
+    let results = [await first.value, await second.value]
+    #expect(results.compactMap { $0 } == [1] && results.contains(nil))
+    var after = iterator
+    #expect(await after.next() == nil)
+  }
+
+  @Test("cancelling one waiting task ends the sequence for every waiting call")
+  func cancelOne() async throws {
+    let subject = PassthroughSubject<Int, TestError>()
+    let requests = Locked(0)
+    let cancels = Locked(0)
+    let iterator = subject.handleEvents(
+      receiveCancel: { cancels.withLock { $0 += 1 } },
+      receiveRequest: { demand in requests.withLock { $0 += demand.max ?? 0 } }
+    ).values.makeAsyncIterator()
+    let shared = Shared(iterator: iterator)
+    let first = Task {
+      var copy = shared.iterator
+      return try await copy.next()
+    }
+    let second = Task {
+      var copy = shared.iterator
+      return try await copy.next()
+    }
+    await Self.waitForRequests(requests, 2)
+    first.cancel()
+    #expect(try await first.value == nil)
+    #expect(try await second.value == nil)
+    #expect(cancels.withLock { $0 } == 1)
+  }
+
+  @Test("a value that no call asked for traps, as in Combine")
+  func unrequestedValue() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = CustomPublisher<Int, Never>(history: Log())
+      let iterator = upstream.values.makeAsyncIterator()
+      _ = upstream.send(1)
+      withExtendedLifetime(iterator) {}
+    }
+  }
+}

@@ -1,84 +1,96 @@
 import KVOLiteLocking
 
-/// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: hands values to one
-/// awaiting `next()` at a time, asking upstream for one value per call.
+/// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``, as Combine's: every
+/// call to `next()` waits in line and asks upstream for one value.
 ///
-/// - A `next()` that starts before upstream's subscription arrives waits for it.
-/// - A value that arrives while nobody awaits is dropped (nothing was asked for it).
-/// - A completion that arrives while nobody awaits is kept for the next `next()`: `nil` for a
-///   finish, the error for a failure; after it, `next()` returns `nil`.
-/// - Cancelling the awaiting task cancels the subscription and ends the sequence.
+/// - A `next()` that starts before upstream's subscription arrives waits too; the subscription
+///   is then asked for one value per waiting call.
+/// - Each value resumes the call that has waited longest. A value that nobody asked for traps,
+///   as in Combine (a publisher must not send more than was requested).
+/// - A completion resumes every waiting call: the first with the end (`nil`) or the failure,
+///   the others with `nil`. A failure that arrives while nobody waits is thrown by the next
+///   call, once; after the completion, `next()` returns `nil`.
+/// - Cancelling a waiting task cancels the subscription and resumes every waiting call with
+///   `nil`, and the sequence ends.
+///
+/// Thread-safe: one state behind one lock; continuations are resumed and the subscription is
+/// called after unlocking.
 final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`; values and errors cross to the awaiting
   // task, which is what an AsyncSequence of them is for.
   typealias Outcome = UncheckedSendable<Result<Input?, Failure>>
+  private typealias Waiter = CheckedContinuation<Outcome, Never>
 
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
-  private var waiting: CheckedContinuation<Outcome, Never>?
-  /// A completion that arrived while nobody awaited.
-  private var pending: Subscribers.Completion<Failure>?
-  /// Whether the sequence has ended: every later `next()` returns `nil`.
-  private var ended = false
+  /// The calls waiting for a value, longest-waiting first.
+  private var waiting: [Waiter] = []
+  /// Values asked for before the subscription arrived.
+  private var pendingDemand = Subscribers.Demand.none
+  /// A failure that arrived while nobody waited, for the next call to throw.
+  private var failure: Failure?
 
   func receive(subscription: any Subscription) {
-    let (accepted, anyoneWaiting) = lock.withLock {
-      guard !ended, status.accept(subscription) else { return (false, false) }
-      return (true, waiting != nil)
+    lock.lock()
+    guard status.accept(subscription) else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
-    if anyoneWaiting { subscription.request(.max(1)) }
+    let demand = pendingDemand
+    pendingDemand = .none
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
-      defer { waiting = nil }
-      return waiting
+    lock.lock()
+    guard status.isSubscribed else {
+      let waiting = takeWaiting()
+      lock.unlock()
+      Self.resume(waiting, with: .success(nil))
+      return .none
     }
-    continuation?.resume(returning: UncheckedSendable(.success(input)))
+    guard !waiting.isEmpty else {
+      lock.unlock()
+      preconditionFailure("values received a value that was not requested")
+    }
+    let first = waiting.removeFirst()
+    lock.unlock()
+    first.resume(returning: UncheckedSendable(.success(input)))
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
-      guard !ended else { return nil }
-      status = .terminal
-      guard let waiting else {
-        pending = completion
-        return nil
-      }
-      self.waiting = nil
-      ended = true
-      return waiting
-    }
-    continuation?.resume(returning: UncheckedSendable(Self.outcome(of: completion)))
-  }
-
-  /// What a `next()` does once it has looked at the state.
-  private enum NextStep {
-    /// Answer at once.
-    case resume(Result<Input?, Failure>)
-    /// Wait, asking upstream for one value if it is subscribed.
-    case request((any Subscription)?)
+    lock.lock()
+    let wasTerminal = isTerminal
+    status = .terminal
+    let waiting = takeWaiting()
+    if !wasTerminal, waiting.isEmpty, case .failure(let error) = completion { failure = error }
+    lock.unlock()
+    guard let first = waiting.first else { return }
+    first.resume(returning: UncheckedSendable(wasTerminal ? .success(nil) : outcome(completion)))
+    Self.resume(waiting.dropFirst(), with: .success(nil))
   }
 
   /// The next value, `nil` at the end, or the upstream's failure (once).
   func next() async -> Result<Input?, Failure> {
     await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-        let step = lock.withLock { () -> NextStep in
-          if ended { return .resume(.success(nil)) }
-          if let pending {
-            ended = true
-            self.pending = nil
-            return .resume(Self.outcome(of: pending))
-          }
-          waiting = continuation
-          return .request(status.subscription)
-        }
-        switch step {
-        case .resume(let outcome): continuation.resume(returning: UncheckedSendable(outcome))
-        case .request(let subscription): subscription?.request(.max(1))
+      await withCheckedContinuation { (continuation: Waiter) in
+        lock.lock()
+        switch status {
+        case .awaitingSubscription:
+          waiting.append(continuation)
+          pendingDemand += 1
+          lock.unlock()
+        case .subscribed(let subscription):
+          waiting.append(continuation)
+          lock.unlock()
+          subscription.request(.max(1))
+        case .terminal:
+          let failure = self.failure.take()
+          lock.unlock()
+          continuation.resume(
+            returning: UncheckedSendable(failure.map { .failure($0) } ?? .success(nil)))
         }
       }.value
     } onCancel: {
@@ -87,28 +99,36 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
   }
 
   func cancel() {
-    var dropped: Subscribers.Completion<Failure>?  // Released after unlocking.
-    defer { _ = dropped }
-    let (subscription, continuation) = lock.withLock {
-      () -> ((any Subscription)?, CheckedContinuation<Outcome, Never>?) in
-      ended = true
-      dropped = pending.take()
-      defer {
-        status = .terminal
-        waiting = nil
-      }
-      return (status.subscription, waiting)
-    }
+    lock.lock()
+    let subscription = status.subscription
+    status = .terminal
+    let waiting = takeWaiting()
+    lock.unlock()
     subscription?.cancel()
-    continuation?.resume(returning: UncheckedSendable(.success(nil)))
+    Self.resume(waiting, with: .success(nil))
   }
 
-  private static func outcome(of completion: Subscribers.Completion<Failure>) -> Result<
-    Input?, Failure
-  > {
+  private var isTerminal: Bool {
+    if case .terminal = status { return true }
+    return false
+  }
+
+  /// Empties the line of waiting calls, with the lock held.
+  private func takeWaiting() -> [Waiter] {
+    defer { waiting = [] }
+    return waiting
+  }
+
+  private func outcome(_ completion: Subscribers.Completion<Failure>) -> Result<Input?, Failure> {
     switch completion {
     case .finished: .success(nil)
     case .failure(let error): .failure(error)
     }
+  }
+
+  private static func resume<Waiters: Sequence<Waiter>>(
+    _ waiters: Waiters, with outcome: Result<Input?, Failure>
+  ) {
+    for waiter in waiters { waiter.resume(returning: UncheckedSendable(outcome)) }
   }
 }

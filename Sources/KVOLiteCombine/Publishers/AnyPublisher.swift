@@ -1,5 +1,8 @@
-/// A type-erased publisher, to hide the operator types of a chain from an API.
-public struct AnyPublisher<Output, Failure: Error>: Publisher {
+/// A type-erased publisher, to hide the operator types of a chain from an API. Describes itself
+/// as "AnyPublisher", as Combine's does.
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible
+{
   private let box: AnyPublisherBox<Output, Failure>
 
   /// Wraps `publisher`.
@@ -16,6 +19,12 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher {
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     box.receive(subscriber: subscriber)
   }
+
+  /// "AnyPublisher".
+  public var description: String { "AnyPublisher" }
+
+  /// "AnyPublisher".
+  public var playgroundDescription: Any { description }
 }
 
 extension Publisher {

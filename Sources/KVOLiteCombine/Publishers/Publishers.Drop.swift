@@ -36,9 +36,12 @@ extension Publishers {
   }
 }
 
-/// The subscription of `dropFirst`. When it completes or is cancelled it lets go of its
-/// downstream (after unlocking), so a subscriber that keeps this subscription is not kept
-/// alive by it.
+/// The subscription of `dropFirst`, with Combine's state machine: values are counted whatever
+/// the state, and once the count is used up handed on, even before the subscription and after
+/// the end; every completion is handed on (Combine's `Drop` has no end of its own). When it
+/// completes or is cancelled it lets go of its downstream (after unlocking), keeping only a
+/// weak reference to it (see ``EndingDownstream``), so a subscriber that keeps this
+/// subscription is not kept alive by it.
 @usableFromInline
 final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -55,6 +58,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   @exclusivity(unchecked) @usableFromInline var pendingDemand = Subscribers.Demand.none
   /// How many values are still to be dropped.
   @exclusivity(unchecked) @usableFromInline var remaining: Int
+  /// The subscriber once the subscription has ended, weakly (see ``EndingDownstream``: what
+  /// Combine forwards after the end still reaches a subscriber that is alive).
+  @exclusivity(unchecked) @usableFromInline weak var retired: AnyObject?
 
   @inlinable init(downstream: Downstream, count: Int) {
     self.downstream = Slot(downstream)
@@ -78,19 +84,34 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
 
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard downstream.isFull, remaining == 0 else {
-      if remaining > 0 { remaining -= 1 }
+    guard remaining <= 0 else {
+      remaining -= 1
       lock.unlock()
       return .none
+    }
+    guard downstream.isFull else {
+      let retired = self.retired as? Downstream
+      lock.unlock()
+      return retired?.receive(input) ?? .none
     }
     let downstream = self.downstream.value
     lock.unlock()
     return downstream.receive(input)
   }
 
+  /// Ends, with the lock held: the subscriber let go of (or, after the end, the one still
+  /// alive), and upstream's subscription, for the caller to use or release after unlocking.
+  @inlinable func end() -> (Downstream?, (any Subscription)?) {
+    guard let downstream = downstream.take() else {
+      return (retired as? Downstream, upstream.take())
+    }
+    retired = downstream as AnyObject
+    return (downstream, upstream.take())
+  }
+
   @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-    let (subscription, downstream) = lock.withLock { (upstream.take(), self.downstream.take()) }
-    _ = subscription
+    let (downstream, subscription) = lock.withLock { end() }
+    withExtendedLifetime(subscription) {}
     downstream?.receive(completion: completion)
   }
 
@@ -106,9 +127,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   }
 
   @inlinable func cancel() {
-    let (subscription, downstream) = lock.withLock { (upstream.take(), self.downstream.take()) }
+    let (downstream, subscription) = lock.withLock { end() }
     subscription?.cancel()
-    _ = downstream
+    withExtendedLifetime(downstream) {}
   }
 
   @usableFromInline var description: String { "Drop" }

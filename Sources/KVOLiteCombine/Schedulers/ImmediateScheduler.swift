@@ -45,16 +45,17 @@ public struct ImmediateScheduler: Scheduler, Sendable {
       /// Multiplies the left-hand side by the right-hand side.
       public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
-      /// An interval of the given number of seconds.
-      public static func seconds(_ s: Int) -> Stride { Stride(s) }
-      /// An interval of the given number of seconds.
-      public static func seconds(_ s: Double) -> Stride { Stride(Int(s)) }
-      /// An interval of the given number of milliseconds.
-      public static func milliseconds(_ ms: Int) -> Stride { Stride(ms) }
-      /// An interval of the given number of microseconds.
-      public static func microseconds(_ us: Int) -> Stride { Stride(us) }
-      /// An interval of the given number of nanoseconds.
-      public static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+      /// Zero, whatever the number of seconds: time does not pass on this scheduler (as in
+      /// Combine).
+      public static func seconds(_ s: Int) -> Stride { 0 }
+      /// Zero, whatever the number of seconds.
+      public static func seconds(_ s: Double) -> Stride { 0 }
+      /// Zero, whatever the number of milliseconds.
+      public static func milliseconds(_ ms: Int) -> Stride { 0 }
+      /// Zero, whatever the number of microseconds.
+      public static func microseconds(_ us: Int) -> Stride { 0 }
+      /// Zero, whatever the number of nanoseconds.
+      public static func nanoseconds(_ ns: Int) -> Stride { 0 }
     }
 
     /// The interval from this time to `other`.
@@ -83,14 +84,14 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     _ action: @escaping () -> Void
   ) { action() }
 
-  /// Runs `action` once, at once, and returns a cancellable that does nothing: Combine's
-  /// immediate scheduler does not repeat.
+  /// Runs `action` once, at once, and returns ``Subscriptions/empty``, which does nothing when
+  /// cancelled: Combine's immediate scheduler does not repeat.
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: Never?, _ action: @escaping () -> Void
   ) -> any Cancellable {
     action()
-    return AnyCancellable {}
+    return Subscriptions.empty
   }
 }

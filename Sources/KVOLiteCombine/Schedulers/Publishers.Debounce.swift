@@ -44,18 +44,41 @@ extension Publishers {
   }
 }
 
-/// The subscription of `debounce`. Each value gets a generation; a scheduled emission whose
-/// generation is no longer the latest does nothing. Emissions check the state with the
-/// delivery lock held, so no value follows the completion; downstream is let go of once it
-/// has its completion, or on cancel.
+/// The subscription of `debounce`, with Combine's state machine:
+///
+/// - upstream is asked for `.unlimited` after downstream has its subscription; downstream's
+///   requests (`.none` too) only add to the demand kept here;
+/// - each value starts a new generation, read `now`, and arms a repeating timer
+///   (`schedule(after:interval:tolerance:options:)`, the interval being the due time) whose
+///   token is kept; the timers of earlier generations are cancelled;
+/// - when the latest generation's timer fires, its token is cancelled and the value goes
+///   downstream if it has demand (otherwise it is dropped); an earlier generation's timer that
+///   fires anyway cancels its token and does nothing;
+/// - the completion cancels the timers and is scheduled (`schedule(options: nil)`), then
+///   delivered: a cancel after it does nothing; a cancel before it cancels the timers and
+///   upstream. A cancel before the subscription does nothing.
+///
+/// A scheduled action keeps this object alive until it runs or its timer is cancelled.
+/// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
+/// called with it held. Downstream is let go of once it has its completion, or on cancel.
 private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
-  // @unchecked: the mutable state is behind `lock`.
+  // @unchecked: the mutable state is behind `lock`; downstream is called under `delivery`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
+
+  /// A generation's timer: being armed, or armed with its token.
+  private enum Timer {
+    case arming
+    case armed(any Cancellable)
+
+    func cancel() {
+      if case .armed(let token) = self { token.cancel() }
+    }
+  }
 
   /// The subscriber, until it has its completion or cancels.
   private var downstream: Downstream?
@@ -67,6 +90,7 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   private var status = SubscriptionStatus.awaitingSubscription
   private var demand = Subscribers.Demand.none
   private var generation = 0
+  private var timers: [Int: Timer] = [:]
   private var currentValue: Input?
 
   init(
@@ -79,6 +103,12 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
     self.options = options
   }
 
+  /// Empties the timers, with the lock held, for cancelling after unlocking.
+  private func takeTimers() -> [Int: Timer] {
+    defer { timers = [:] }
+    return timers
+  }
+
   func receive(subscription: any Subscription) {
     guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
       return subscription.cancel()
@@ -88,69 +118,99 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let due = scheduler.now.advanced(by: dueTime)
     lock.lock()
     guard status.isSubscribed else {
       lock.unlock()
       return .none
     }
     generation += 1
+    let current = generation
     let replaced = currentValue
     currentValue = input
-    let current = generation
+    let previous = takeTimers()
+    timers[current] = .arming
     lock.unlock()
-    _ = replaced  // Released after unlocking.
-    scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) {
-      [self] in
-      emit(current)
+    withExtendedLifetime(replaced) {}
+    let due = scheduler.now.advanced(by: dueTime)
+    let token = scheduler.schedule(
+      after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
+    ) { self.fire(current) }
+    let armed = lock.withLock { () -> Bool in
+      guard case .arming = timers[current] else { return false }
+      timers[current] = .armed(token)
+      return true
     }
+    if !armed { token.cancel() }
+    for timer in previous.values { timer.cancel() }
     return .none
   }
 
-  private func emit(_ due: Int) {
-    delivery.withLock {
-      let ready = lock.withLock { () -> (Downstream, Input)? in
-        guard status.isSubscribed, due == generation, demand > 0, let downstream,
-          let value = currentValue.take()
-        else { return nil }
-        demand -= 1
-        return (downstream, value)
-      }
-      guard let (downstream, value) = ready else { return }
-      let more = downstream.receive(value)
-      if more > 0 { lock.withLock { demand += more } }
+  /// The timer of generation `fired` fired.
+  private func fire(_ fired: Int) {
+    lock.lock()
+    guard status.isSubscribed else { return lock.unlock() }
+    guard fired == generation, let value = currentValue else {
+      let timer = timers[fired]
+      lock.unlock()
+      timer?.cancel()
+      return
     }
+    guard let timer = timers.removeValue(forKey: fired), let downstream else {
+      return lock.unlock()
+    }
+    let hasDemand = demand > 0
+    if hasDemand { demand -= 1 }
+    lock.unlock()
+    timer.cancel()
+    guard hasDemand else { return }
+    let more = delivery.withLock { downstream.receive(value) }
+    if more > 0 { lock.withLock { demand += more } }
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let ended = lock.withLock { () -> (Downstream?, Input?)? in
-      guard status.isSubscribed else { return nil }
-      status = .terminal
-      return (downstream.take(), currentValue.take())
-    }
-    guard let downstream = ended?.0 else { return }
-    scheduler.schedule(options: options) { [self] in
-      delivery.withLock { downstream.receive(completion: completion) }
+    lock.lock()
+    guard status.isSubscribed else { return lock.unlock() }
+    status = .terminal
+    let timers = takeTimers()
+    lock.unlock()
+    for timer in timers.values { timer.cancel() }
+    scheduler.schedule(options: nil) {
+      let (downstream, value) = self.lock.withLock {
+        (self.downstream.take(), self.currentValue.take())
+      }
+      withExtendedLifetime(value) {}
+      guard let downstream else { return }
+      self.delivery.withLock { downstream.receive(completion: completion) }
     }
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.withLock { if status.isSubscribed { demand += newDemand } }
   }
 
   func cancel() {
-    let (subscription, ended) = lock.withLock {
-      () -> ((any Subscription)?, (Downstream?, Input?)) in
-      defer { status = .terminal }
-      return (status.subscription, (downstream.take(), currentValue.take()))
-    }
-    subscription?.cancel()
-    withExtendedLifetime(ended) {}
+    lock.lock()
+    guard let subscription = status.subscription else { return lock.unlock() }
+    status = .terminal
+    let (timers, downstream, value) = (takeTimers(), self.downstream.take(), currentValue.take())
+    lock.unlock()
+    for timer in timers.values { timer.cancel() }
+    subscription.cancel()
+    withExtendedLifetime((downstream, value)) {}
   }
 
   var description: String { "Debounce" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror {
+    let (downstream, demand, value) = lock.withLock {
+      (self.downstream, self.demand, self.currentValue)
+    }
+    return Mirror(
+      self,
+      children: [
+        ("downstream", downstream as Any), ("downstreamDemand", demand),
+        ("currentValue", value as Any),
+      ])
+  }
   var playgroundDescription: Any { description }
 }
 

@@ -1,6 +1,7 @@
 extension Publishers {
   /// A publisher that delivers each of its upstream's values, and its completion, a fixed
-  /// interval after it arrived, on a scheduler. Its subscription is "Delay".
+  /// interval after it arrived, on a scheduler. As in Combine, its subscription does not
+  /// describe itself; see `ScheduledDeliveryInner` for the state machine. Thread-safe.
   public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -39,7 +40,7 @@ extension Publishers {
         self.scheduler, self.interval, self.tolerance, self.options
       )
       upstream.subscribe(
-        ScheduledDeliveryInner(downstream: subscriber, name: "Delay") {
+        ScheduledDeliveryInner(downstream: subscriber) {
           scheduler.schedule(
             after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, $0)
         })

@@ -31,7 +31,11 @@ extension Publishers {
   }
 }
 
-/// The subscription of `measureInterval`.
+/// The subscription of `measureInterval`, with Combine's state machine: the clock is read at
+/// the subscription and at each value while subscribed; the demand downstream answers with is
+/// requested from upstream (each value answers `.none`); requests (`.none` too) go upstream;
+/// a cancel before the subscription does nothing. Thread-safe: one state behind one lock; the
+/// clock is read and downstream called without it.
 private final class MeasureIntervalInner<Input, Downstream: Subscriber, Context: Scheduler>:
   Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -53,49 +57,55 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   }
 
   func receive(subscription: any Subscription) {
-    let now = scheduler.now
     lock.lock()
     guard status.accept(subscription), let downstream else {
       lock.unlock()
       return subscription.cancel()
     }
-    last = now
     lock.unlock()
+    let now = scheduler.now
+    lock.withLock { last = now }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ status.isSubscribed }) else { return .none }
     let now = scheduler.now
     lock.lock()
-    guard status.isSubscribed, let previous = last, let downstream else {
+    guard let subscription = status.subscription, let previous = last, let downstream else {
       lock.unlock()
       return .none
     }
     last = now
     lock.unlock()
-    return downstream.receive(previous.distance(to: now))
+    let more = downstream.receive(previous.distance(to: now))
+    if more > 0 { subscription.request(more) }
+    return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
     let downstream = lock.withLock { () -> Downstream? in
-      defer { status = .terminal }
-      return status.isSubscribed ? self.downstream.take() : nil
+      guard status.isSubscribed else { return nil }
+      status = .terminal
+      last = nil
+      return self.downstream.take()
     }
     downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.withLock { status.subscription }?.request(demand)
   }
 
   func cancel() {
     let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer { status = .terminal }
-      return (status.subscription, self.downstream.take())
+      guard let subscription = status.subscription else { return (nil, nil) }
+      status = .terminal
+      last = nil
+      return (subscription, self.downstream.take())
     }
     subscription?.cancel()
-    _ = downstream
+    withExtendedLifetime(downstream) {}
   }
 
   var description: String { "MeasureInterval" }

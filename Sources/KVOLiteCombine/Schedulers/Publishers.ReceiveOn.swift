@@ -3,8 +3,10 @@ extension Publishers {
   ///
   /// As Combine's: the subscription is handed downstream at once (not on the scheduler);
   /// each value and the completion is scheduled in turn; the demand downstream answers with on
-  /// the scheduler is then requested from upstream. A cancel stops deliveries that are still
-  /// waiting. Its subscription is "ReceiveOn".
+  /// the scheduler is then requested from upstream. A cancel stops values that are still
+  /// waiting; a completion already scheduled is still delivered, as in Combine. Its
+  /// subscription is "ReceiveOn" (see `ScheduledDeliveryInner` for the state machine).
+  /// Thread-safe.
   public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -32,7 +34,7 @@ extension Publishers {
       let scheduler = self.scheduler
       let options = self.options
       upstream.subscribe(
-        ScheduledDeliveryInner(downstream: subscriber, name: "ReceiveOn") {
+        ReceiveOnInner(downstream: subscriber) {
           scheduler.schedule(options: options, $0)
         })
     }

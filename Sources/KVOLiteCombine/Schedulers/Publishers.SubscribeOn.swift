@@ -37,7 +37,11 @@ extension Publishers {
   }
 }
 
-/// The subscription of `subscribe(on:)`.
+/// The subscription of `subscribe(on:)`, with Combine's state machine: requests (`.none` too)
+/// and the cancel are scheduled, each action keeping this object alive until it runs; a
+/// request made from inside the request being passed upstream, on the same thread, traps (as
+/// in Combine); a cancel before the subscription does nothing. Thread-safe: one state behind
+/// one lock.
 private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -51,6 +55,8 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   private let schedule: (@escaping () -> Void) -> Void
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
+  /// The threads passing a request on to upstream now.
+  private var requesting = CallingThreads()
 
   init(downstream: Downstream, schedule: @escaping (@escaping () -> Void) -> Void) {
     self.downstream = downstream
@@ -80,19 +86,35 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
     guard let subscription = lock.withLock({ status.subscription }) else { return }
-    schedule { subscription.request(demand) }
+    schedule { self.forward(demand, to: subscription) }
+  }
+
+  /// Passes a request on to upstream (on the scheduler). A request made while one is passed on,
+  /// on the same thread (upstream requesting from inside its `request`, on a scheduler that
+  /// runs actions at once), traps, as in Combine.
+  private func forward(_ demand: Subscribers.Demand, to subscription: any Subscription) {
+    lock.lock()
+    guard !requesting.containsCurrent else {
+      lock.unlock()
+      preconditionFailure(
+        "SubscribeOn was asked for values from inside the request it was passing upstream")
+    }
+    requesting.enter()
+    lock.unlock()
+    subscription.request(demand)
+    lock.withLock { requesting.leave() }
   }
 
   func cancel() {
     let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer { status = .terminal }
-      return (status.subscription, self.downstream.take())
+      guard let subscription = status.subscription else { return (nil, nil) }
+      status = .terminal
+      return (subscription, self.downstream.take())
     }
-    _ = downstream
+    withExtendedLifetime(downstream) {}
     guard let subscription else { return }
-    schedule { subscription.cancel() }
+    schedule { withExtendedLifetime(self) { subscription.cancel() } }
   }
 
   var description: String { "SubscribeOn" }

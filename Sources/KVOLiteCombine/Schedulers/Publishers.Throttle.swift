@@ -45,17 +45,41 @@ extension Publishers {
   }
 }
 
-/// The subscription of `throttle`. Emissions check the state with the delivery lock held, so
-/// no value follows the completion; downstream is let go of once it has its completion, or on
-/// cancel.
+/// The subscription of `throttle`, with Combine's state machine:
+///
+/// - the clock is read when this is made, at the subscription, at each value and at the
+///   completion that arrive while subscribed, and when a value is emitted;
+/// - upstream is asked for `.unlimited` before downstream has its subscription; downstream's
+///   requests only add to the demand kept here (`.none` is ignored);
+/// - a value that arrives without demand is dropped; otherwise, if nothing is waiting, it
+///   waits and uses one unit of demand, and its emission is scheduled now (`schedule`) or at
+///   the end of the interval since the last emission (`schedule(after:)`); if something is
+///   waiting, the latest value replaces it (`latest: true`) or is dropped;
+/// - the completion goes out with the waiting value, or is scheduled on its own; a cancel,
+///   even after upstream's completion, stops both;
+/// - scheduled actions refer to this object weakly, as Combine's do: once nothing else keeps
+///   it, they do nothing. A cancel before the subscription cancels the subscription when it
+///   comes.
+///
+/// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
+/// called with it held (the clock is read outside it). Downstream is let go of once it has its
+/// completion, or on cancel.
 private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
-  // @unchecked: the mutable state is behind `lock`.
+  // @unchecked: the mutable state is behind `lock`; downstream is called under `delivery`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
+
+  private enum State {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// Upstream's completion arrived and waits to be emitted.
+    case pendingTerminal(any Subscription)
+    case terminal
+  }
 
   /// The subscriber, until it has its completion or cancels.
   private var downstream: Downstream?
@@ -64,10 +88,10 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   private let latest: Bool
   private let lock = Lock()
   private let delivery = RecursiveLock()
-  private var status = SubscriptionStatus.awaitingSubscription
-  private var completing = false
+  private var state = State.awaitingSubscription
   private var demand = Subscribers.Demand.none
   private var lastEmission: Context.SchedulerTimeType?
+  private var lastTime: Context.SchedulerTimeType
   private var pendingValue: Input?
   private var pendingCompletion: Subscribers.Completion<Failure>?
 
@@ -79,62 +103,108 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
     self.interval = interval
     self.scheduler = scheduler
     self.latest = latest
+    lastTime = scheduler.now
+  }
+
+  private var isSubscribed: Bool {
+    if case .subscribed = state { return true }
+    return false
   }
 
   func receive(subscription: any Subscription) {
-    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+    lock.lock()
+    guard case .awaitingSubscription = state, let downstream else {
+      lock.unlock()
       return subscription.cancel()
     }
+    state = .subscribed(subscription)
+    lock.unlock()
+    let now = scheduler.now
+    lock.withLock { lastTime = now }
     subscription.request(.unlimited)
     delivery.withLock { downstream.receive(subscription: self) }
   }
 
+  /// What a value or completion leads to once the state is updated.
+  private enum Step {
+    case nothing
+    case scheduleNow
+    case scheduleAt(Context.SchedulerTimeType)
+  }
+
   func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ isSubscribed }) else { return .none }
     let now = scheduler.now
     var replaced: Input?  // Released after unlocking.
-    let emission = lock.withLock { () -> Context.SchedulerTimeType?? in
-      guard status.isSubscribed, !completing, demand > 0 else { return nil }
+    let step = lock.withLock { () -> Step in
+      guard isSubscribed else { return .nothing }
+      lastTime = now
+      guard demand > 0 else { return .nothing }
       let waiting = pendingValue != nil || pendingCompletion != nil
       if waiting {
-        if latest { replaced = pendingValue.take() }
-        if latest { pendingValue = input }
-        return nil
+        if latest {
+          replaced = pendingValue
+          pendingValue = input
+        }
+        return .nothing
       }
       demand -= 1
       pendingValue = input
-      return .some(lastEmission.map { Swift.max(now, $0.advanced(by: interval)) })
+      guard let earliest = lastEmission?.advanced(by: interval), earliest > now else {
+        return .scheduleNow
+      }
+      return .scheduleAt(earliest)
     }
-    _ = replaced
-    switch emission {
-    case .some(.some(let time)) where time > now:
-      scheduler.schedule(after: time) { [self] in emit() }
-    case .some: scheduler.schedule { [self] in emit() }
-    case nil: break
-    }
+    withExtendedLifetime(replaced) {}
+    schedule(step)
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let scheduleNow = lock.withLock { () -> Bool in
-      guard status.isSubscribed, !completing else { return false }
-      completing = true
-      pendingCompletion = completion
-      return pendingValue == nil
+  private func schedule(_ step: Step) {
+    switch step {
+    case .nothing: break
+    case .scheduleNow: scheduler.schedule { [weak self] in self?.emit() }
+    case .scheduleAt(let time): scheduler.schedule(after: time) { [weak self] in self?.emit() }
     }
-    if scheduleNow { scheduler.schedule { [self] in emit() } }
   }
 
-  /// Sends the waiting value and/or completion.
-  private func emit() {
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard lock.withLock({ isSubscribed }) else { return }
     let now = scheduler.now
+    let step = lock.withLock { () -> Step in
+      guard case .subscribed(let subscription) = state else { return .nothing }
+      lastTime = now
+      state = .pendingTerminal(subscription)
+      let waiting = pendingValue != nil || pendingCompletion != nil
+      guard pendingCompletion == nil else { return .nothing }
+      pendingCompletion = completion
+      return waiting ? .nothing : .scheduleNow
+    }
+    schedule(step)
+  }
+
+  /// Emits the waiting value and/or completion.
+  private func emit() {
+    guard
+      let hasValue = lock.withLock({ () -> Bool? in
+        switch state {
+        case .awaitingSubscription, .terminal: nil
+        case .subscribed, .pendingTerminal: pendingValue != nil && pendingCompletion == nil
+        }
+      })
+    else { return }
+    let now = hasValue ? scheduler.now : nil
     var more = Subscribers.Demand.none
     delivery.withLock {
       let (downstream, value, completion) = lock.withLock {
         () -> (Downstream?, Input?, Subscribers.Completion<Failure>?) in
-        guard status.isSubscribed else { return (nil, nil, nil) }
-        if pendingValue != nil { lastEmission = now }
+        switch state {
+        case .awaitingSubscription, .terminal: return (nil, nil, nil)
+        case .subscribed, .pendingTerminal: break
+        }
+        if let now, pendingValue != nil { lastEmission = now }
         let completion = pendingCompletion.take()
-        if completion != nil { status = .terminal }
+        if completion != nil { state = .terminal }
         return (
           completion == nil ? self.downstream : self.downstream.take(), pendingValue.take(),
           completion
@@ -148,15 +218,20 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
-    lock.withLock { if status.isSubscribed { demand += newDemand } }
+    guard newDemand > 0 else { return }
+    lock.withLock { if isSubscribed { demand += newDemand } }
   }
 
   func cancel() {
     let (subscription, ended) = lock.withLock {
       () -> ((any Subscription)?, (Downstream?, Input?)) in
-      defer { status = .terminal }
-      return (status.subscription, (downstream.take(), pendingValue.take()))
+      let subscription: (any Subscription)?
+      switch state {
+      case .subscribed(let current), .pendingTerminal(let current): subscription = current
+      case .awaitingSubscription, .terminal: subscription = nil
+      }
+      state = .terminal
+      return (subscription, (downstream.take(), pendingValue.take()))
     }
     subscription?.cancel()
     withExtendedLifetime(ended) {}

@@ -6,7 +6,8 @@ extension Publishers {
   ///
   /// As Combine's: the clock starts at subscription, starts again at downstream's first
   /// request and at every value; values and the completion are delivered on the scheduler; a
-  /// timeout cancels upstream. Its subscription is "Timeout".
+  /// timeout cancels upstream. Its subscription is "Timeout" (see `TimeoutInner` for the state
+  /// machine). Thread-safe.
   public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -48,16 +49,30 @@ extension Publishers {
   }
 }
 
-/// The subscription of `timeout`. Each start of the clock gets a generation; a timer whose
-/// generation is no longer the latest does nothing. Deliveries check the state with the
-/// delivery lock held, so no value follows the completion; downstream and the error closure
-/// are let go of once the subscription ends.
+/// The subscription of `timeout`, with Combine's state machine:
+///
+/// - the clock is a repeating timer (`schedule(after:interval:tolerance:options:)`, the
+///   interval being the timeout) whose token is kept: it is armed at the subscription, armed
+///   again (the previous token cancelled) at downstream's first request (`.none` too) and at
+///   every value;
+/// - values are delivered on the scheduler (`schedule(options:)`) unless the timeout came
+///   first; the demand downstream answers with is requested from upstream;
+/// - the completion cancels the clock and is delivered on the scheduler;
+/// - when the clock fires, upstream is cancelled and downstream completes with `customError`'s
+///   failure, or `.finished`; a scheduler that runs the timer at once, inside the call that
+///   arms it (`ImmediateScheduler`), traps, as it does in Combine;
+/// - a cancel before the subscription does nothing.
+///
+/// Scheduled actions keep this object alive until they run (the clock's until it is
+/// cancelled). Deliveries are serialized by a recursive lock; the state is behind `lock` and
+/// nothing is called with it held. Downstream and the error closure are let go of once the
+/// subscription ends, and the clock is cancelled.
 private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
-  // @unchecked: the mutable state is behind `lock`.
+  // @unchecked: the mutable state is behind `lock`; downstream is called under `delivery`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -70,9 +85,15 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var status = SubscriptionStatus.awaitingSubscription
-  private var clock = 0
-  private var requested = false
   private var timedOut = false
+  private var requested = false
+  /// The clock's token, and the generation it belongs to (a token armed for an older
+  /// generation is cancelled, not kept).
+  private var clock: (any Cancellable)?
+  private var generation = 0
+  /// The threads arming the clock now: the clock firing on one of them, inside the call that
+  /// arms it, is the case that traps.
+  private var arming = CallingThreads()
 
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -85,36 +106,51 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     self.customError = customError
   }
 
-  /// Starts the clock again (`clock` is already the new generation).
-  private func startClock(_ generation: Int) {
-    scheduler.schedule(
-      after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance,
-      options: options
-    ) { [self] in expire(generation) }
+  /// With the lock held: a new generation of the clock, whose timer the caller arms after
+  /// unlocking; the previous token, for the caller to cancel after unlocking.
+  private func nextGeneration() -> (generation: Int, previous: (any Cancellable)?) {
+    generation += 1
+    arming.enter()
+    return (generation, clock.take())
   }
 
-  private func expire(_ generation: Int) {
-    let ended = lock.withLock { () -> (any Subscription, Ended)? in
-      guard generation == clock, !timedOut, let subscription = status.subscription else {
-        return nil
-      }
-      timedOut = true
-      return (subscription, end())
+  /// Arms the clock for `armed` (see ``nextGeneration()``), and cancels `previous`.
+  private func arm(_ armed: Int, replacing previous: (any Cancellable)?) {
+    previous?.cancel()
+    let token = scheduler.schedule(
+      after: scheduler.now.advanced(by: interval), interval: interval,
+      tolerance: scheduler.minimumTolerance, options: options
+    ) { self.expire() }
+    let kept = lock.withLock { () -> Bool in
+      arming.leave()
+      guard armed == generation, status.isSubscribed, !timedOut else { return false }
+      clock = token
+      return true
     }
-    guard let (subscription, (downstream, customError)) = ended else { return }
-    subscription.cancel()
-    delivery.withLock {
-      downstream?.receive(completion: customError.map { .failure($0()) } ?? .finished)
-    }
+    if !kept { token.cancel() }
   }
 
-  /// What the subscription lets go of when it ends, to complete or release after unlocking.
-  private typealias Ended = (downstream: Downstream?, customError: (() -> Failure)?)
-
-  /// Ends, with the lock held.
-  private func end() -> Ended {
+  private func expire() {
+    lock.lock()
+    guard !arming.containsCurrent else {
+      lock.unlock()
+      preconditionFailure(
+        "timeout's scheduler ran its timer at once, inside the call that armed it (as "
+          + "ImmediateScheduler does): the timeout cannot work, and Combine traps too")
+    }
+    guard !timedOut, let subscription = status.subscription else { return lock.unlock() }
+    timedOut = true
     status = .terminal
-    return (downstream.take(), customError.take())
+    let (downstream, customError, clock) = (
+      self.downstream.take(), self.customError.take(), self.clock.take()
+    )
+    lock.unlock()
+    clock?.cancel()
+    subscription.cancel()
+    guard let downstream else { return }
+    delivery.withLock {
+      downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+    }
   }
 
   func receive(subscription: any Subscription) {
@@ -123,76 +159,77 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
       lock.unlock()
       return subscription.cancel()
     }
-    clock += 1
-    let generation = clock
+    let (armed, previous) = nextGeneration()
     lock.unlock()
-    startClock(generation)
+    arm(armed, replacing: previous)
     delivery.withLock { downstream.receive(subscription: self) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard
-      let generation = lock.withLock({ () -> Int? in
-        guard !timedOut, status.isSubscribed else { return nil }
-        clock += 1
-        return clock
-      })
-    else { return .none }
-    startClock(generation)
-    scheduler.schedule(options: options) { [self] in
-      let (subscription, more) = delivery.withLock {
-        () -> ((any Subscription)?, Subscribers.Demand) in
-        let live = lock.withLock { () -> (any Subscription, Downstream)? in
-          guard !timedOut, let subscription = status.subscription, let downstream else {
-            return nil
-          }
-          return (subscription, downstream)
-        }
-        guard let (subscription, downstream) = live else { return (nil, .none) }
-        return (subscription, downstream.receive(input))
-      }
-      if more > 0 { subscription?.request(more) }
+    lock.lock()
+    guard !timedOut, status.isSubscribed else {
+      lock.unlock()
+      return .none
     }
+    let (armed, previous) = nextGeneration()
+    lock.unlock()
+    arm(armed, replacing: previous)
+    scheduler.schedule(options: options) { self.deliver(input) }
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    guard
-      lock.withLock({ () -> Bool in
-        guard status.isSubscribed else { return false }
-        clock += 1  // stops the clock
-        return true
-      })
-    else { return }
-    scheduler.schedule(options: options) { [self] in
-      let ended = lock.withLock { () -> Ended? in
-        guard status.isSubscribed, !timedOut else { return nil }
-        return end()
-      }
-      guard let downstream = ended?.downstream else { return }
-      delivery.withLock { downstream.receive(completion: completion) }
+  private func deliver(_ input: Input) {
+    let live = lock.withLock { () -> (any Subscription, Downstream)? in
+      guard !timedOut, let subscription = status.subscription, let downstream else { return nil }
+      return (subscription, downstream)
     }
+    guard let (subscription, downstream) = live else { return }
+    let more = delivery.withLock { downstream.receive(input) }
+    if more > 0 { subscription.request(more) }
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard status.isSubscribed else { return lock.unlock() }
+    let clock = self.clock.take()
+    generation += 1  // stops an arming in flight from keeping its token
+    lock.unlock()
+    clock?.cancel()
+    scheduler.schedule(options: options) { self.deliver(completion) }
+  }
+
+  private func deliver(_ completion: Subscribers.Completion<Failure>) {
+    let ended = lock.withLock { () -> (Downstream?, (() -> Failure)?)? in
+      guard status.isSubscribed else { return nil }
+      status = .terminal
+      return (downstream.take(), customError.take())
+    }
+    guard let (downstream, _) = ended, let downstream else { return }
+    delivery.withLock { downstream.receive(completion: completion) }
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
-    let (subscription, restart) = lock.withLock { () -> ((any Subscription)?, Int?) in
-      guard let subscription = status.subscription else { return (nil, nil) }
-      guard !requested else { return (subscription, nil) }
-      requested = true
-      clock += 1
-      return (subscription, clock)
+    lock.lock()
+    guard let subscription = status.subscription else { return lock.unlock() }
+    guard !requested else {
+      lock.unlock()
+      return subscription.request(demand)
     }
-    if let restart { startClock(restart) }
-    subscription?.request(demand)
+    requested = true
+    let (armed, previous) = nextGeneration()
+    lock.unlock()
+    arm(armed, replacing: previous)
+    subscription.request(demand)
   }
 
   func cancel() {
-    let (subscription, ended) = lock.withLock { () -> ((any Subscription)?, Ended) in
-      clock += 1
-      return (status.subscription, end())
-    }
-    subscription?.cancel()
+    lock.lock()
+    guard let subscription = status.subscription else { return lock.unlock() }
+    status = .terminal
+    let ended = (downstream.take(), customError.take(), clock.take())
+    lock.unlock()
+    ended.2?.cancel()
+    subscription.cancel()
     withExtendedLifetime(ended) {}
   }
 

@@ -7,15 +7,19 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline init() {}
   @usableFromInline func offer(_ value: Output) {}
   @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {}
+  /// Whether it still has its subscriber (it has not finished or been cancelled).
+  @usableFromInline var isLive: Bool { false }
 }
 
 /// One subscriber's subscription to a subject (described as the subject's kind:
 /// "PassthroughSubject", "CurrentValueSubject", …).
 ///
-/// It keeps its subscriber and the subject alive until it finishes or is cancelled. Its state
-/// is behind `lock`; deliveries to the subscriber are serialized by `delivery`, a recursive
-/// lock, so that concurrent sends reach the subscriber one at a time and a send from inside the
-/// subscriber's `receive` is delivered at once.
+/// It keeps its subscriber and the subject (and so the subject's core) alive until it finishes
+/// or is cancelled, and lets go of all three then: an ended conduit that the core's list still
+/// holds (the list drops ended conduits in batches, see ``SubjectCore``) keeps nothing alive.
+/// Its state is behind `lock`; deliveries to the subscriber are serialized by `delivery`, a
+/// recursive lock, so that concurrent sends reach the subscriber one at a time and a send from
+/// inside the subscriber's `receive` is delivered at once.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<
   Downstream.Input, Downstream.Failure
@@ -27,7 +31,10 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @usableFromInline typealias Output = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
-  @usableFromInline let core: SubjectCore<Output, Failure>
+  @usableFromInline let kind: SubjectCore<Output, Failure>.Kind
+  @usableFromInline let name: String
+  /// The subject's state, until the conduit ends.
+  @exclusivity(unchecked) @usableFromInline var core: SubjectCore<Output, Failure>?
   @usableFromInline let lock = Lock()
   @usableFromInline let delivery = RecursiveLock()
   @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
@@ -41,16 +48,20 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
 
   @inlinable init(core: SubjectCore<Output, Failure>, owner: AnyObject, downstream: Downstream) {
     self.core = core
+    kind = core.kind
+    name = core.name
     self.owner = owner
     self.downstream = Slot(downstream)
   }
 
-  /// Ends the conduit: the subscriber and the owner, for release after the lock. Call with
-  /// `lock` held.
-  @inlinable func take() -> (Downstream?, AnyObject?) {
-    guard downstream.isFull else { return (nil, nil) }
-    return (downstream.take(), owner.take())
+  /// Ends the conduit: the subscriber, the owner and the core, for release after the lock. Call
+  /// with `lock` held.
+  @inlinable func take() -> (Downstream?, AnyObject?, SubjectCore<Output, Failure>?) {
+    guard downstream.isFull else { return (nil, nil, nil) }
+    return (downstream.take(), owner.take(), core.take())
   }
+
+  @inlinable override var isLive: Bool { lock.withLock { downstream.isFull } }
 
   /// Delivers `value` if the subscriber is live and has demand for it.
   ///
@@ -61,7 +72,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     delivery.withLock {
       lock.lock()
       guard self.downstream.isFull else { return lock.unlock() }
-      if core.kind != .ignoresDemand {
+      if kind != .ignoresDemand {
         guard demand > 0 else {
           deliveredCurrentValue = false
           return lock.unlock()
@@ -84,9 +95,9 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   }
 
   @inlinable override func finish(_ completion: Subscribers.Completion<Failure>) {
-    let (downstream, owner) = lock.withLock { take() }
+    let (downstream, owner, core) = lock.withLock { take() }
     guard let downstream else { return }
-    withExtendedLifetime(owner) {
+    withExtendedLifetime((owner, core)) {
       delivery.withLock { downstream.receive(completion: completion) }
     }
   }
@@ -96,9 +107,9 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable func request(_ newDemand: Subscribers.Demand) {
     precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
-    guard self.downstream.isFull else { return lock.unlock() }
+    guard self.downstream.isFull, let core else { return lock.unlock() }
     demand += newDemand
-    guard core.kind.hasValue, !deliveredCurrentValue else {
+    guard kind.hasValue, !deliveredCurrentValue else {
       lock.unlock()
       return core.acknowledgeDemand()
     }
@@ -115,13 +126,13 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   }
 
   @inlinable func cancel() {
-    let (downstream, owner) = lock.withLock { take() }
-    guard downstream != nil else { return }
-    core.remove(self)
+    let (downstream, owner, core) = lock.withLock { take() }
+    guard let core else { return }
+    core.noteEnded()
     withExtendedLifetime((downstream, owner)) {}
   }
 
-  @usableFromInline var description: String { core.name }
+  @usableFromInline var description: String { name }
   @usableFromInline var customMirror: Mirror {
     let (owner, downstream, demand) = lock.withLock {
       (self.owner, self.downstream.valueIfFull, self.demand)

@@ -5,6 +5,16 @@ import KVOLiteLocking
 ///
 /// Thread-safe: the state is behind `lock`, and nothing is called with it held. Each conduit
 /// delivers to its subscriber one event at a time (see ``SubjectConduit``).
+///
+/// The conduits are kept in subscription order, in an array that is only ever appended to or
+/// replaced: a send iterates the array it copied (one retain) under the lock, so a
+/// subscription or a cancel on another thread never changes what a send in flight iterates. A
+/// cancelled conduit is not searched for: it stays in the array, ended (a send skips it), and is
+/// only counted; once ended conduits are half the array, they are removed from it. Each cancel costs O(1) amortized, so cancelling n subscriptions in any
+/// order costs O(n) (it was O(n²): each cancel searched the array and shifted its tail). The
+/// compaction asks each conduit whether it is live under the conduit's lock, with this lock
+/// held: the one place the two nest, in this order (a conduit never takes this lock while it
+/// holds its own).
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
@@ -29,7 +39,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// The description of its subscriptions: "PassthroughSubject", "CurrentValueSubject", …
   @usableFromInline let name: String
   @usableFromInline let lock = Lock()
-  @exclusivity(unchecked) @usableFromInline var conduits: [SubjectConduitBase<Output, Failure>] = []
+  @exclusivity(unchecked) @usableFromInline var conduits = ContiguousArray<
+    SubjectConduitBase<Output, Failure>
+  >()
+  /// How many of `conduits` have been cancelled (an overestimate after a compaction that ran
+  /// while one was being cancelled; the next compaction recounts).
+  @exclusivity(unchecked) @usableFromInline var ended = 0
   @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
   @exclusivity(unchecked) @usableFromInline var upstreams: [any Subscription] = []
   @exclusivity(unchecked) @usableFromInline var hasDownstreamDemand = false
@@ -86,6 +101,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     completion = newCompletion
     let targets = conduits
     conduits = []
+    ended = 0
     lock.unlock()
     for conduit in targets { conduit.finish(newCompletion) }
   }
@@ -111,12 +127,22 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     for subscription in targets { subscription.request(.unlimited) }
   }
 
-  @inlinable func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
-    let removed = lock.withLock { () -> SubjectConduitBase<Output, Failure>? in
-      guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-      return conduits.remove(at: index)
+  /// A conduit was cancelled: counts it, and drops the ended conduits once they are half of
+  /// the list.
+  ///
+  /// In place when no send iterates the list (otherwise the array is copied first): a large
+  /// allocation on every compaction made the allocator consolidate every small block freed by
+  /// the cancels so far. An ended conduit holds nothing of its subscriber's or the subject's
+  /// (see ``SubjectConduit``), so dropping it here, with the lock held, runs no code but
+  /// KVOLite's freeing its own memory.
+  @usableFromInline func noteEnded() {
+    lock.withLock {
+      guard completion == nil else { return }
+      ended += 1
+      guard conduits.count >= 16, ended * 2 > conduits.count else { return }
+      conduits.removeAll { !$0.isLive }
+      ended = 0
     }
-    withExtendedLifetime(removed) {}
   }
 
   /// Cancels the upstream subscriptions: the subject is being released.

@@ -1,11 +1,15 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Foundation
   import KVOLiteCombine
 
-  /// The time type of the Foundation schedulers (`RunLoop`, `OperationQueue`): a `Date`, with
-  /// distances in seconds.
-  public struct DateSchedulerTime: Strideable, Codable, Hashable, Sendable {
+  /// The time type of a Foundation scheduler — `RunLoop.SchedulerTimeType` is
+  /// `DateSchedulerTime<RunLoop>`, `OperationQueue.SchedulerTimeType` is
+  /// `DateSchedulerTime<OperationQueue>`: a `Date`, with distances in seconds. As in Combine,
+  /// each scheduler has a time type of its own, with the same members.
+  public struct DateSchedulerTime<Scheduler: AnyObject>: Strideable, Codable, Hashable,
+    Sendable
+  {
     /// The date.
     public var date: Date
 
@@ -15,13 +19,13 @@
     }
 
     /// The interval from this time to `other`.
-    public func distance(to other: DateSchedulerTime) -> Stride {
+    public func distance(to other: Self) -> Stride {
       Stride(floatLiteral: other.date.timeIntervalSince(date))
     }
 
     /// This time moved by `n`.
-    public func advanced(by n: Stride) -> DateSchedulerTime {
-      DateSchedulerTime(date.addingTimeInterval(n.timeInterval))
+    public func advanced(by n: Stride) -> Self {
+      Self(date.addingTimeInterval(n.timeInterval))
     }
 
     /// A distance between dates, in seconds.

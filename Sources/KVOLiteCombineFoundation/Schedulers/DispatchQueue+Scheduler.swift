@@ -1,5 +1,5 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Dispatch
   import KVOLiteCombine
 
@@ -14,26 +14,37 @@
         dispatchTime = time
       }
 
-      /// The interval from this time to `other`.
+      /// The interval from this time to `other`; as in Combine, a distance too long for an
+      /// `Int` of nanoseconds (to or from `distantFuture`, say) is `.nanoseconds(.max)`, in
+      /// either direction.
       public func distance(to other: SchedulerTimeType) -> Stride {
         let start = dispatchTime.uptimeNanoseconds
         let end = other.dispatchTime.uptimeNanoseconds
-        return end >= start
-          ? .nanoseconds(Int(clamping: end - start)) : .nanoseconds(-Int(clamping: start - end))
+        let (length, forward) = end >= start ? (end - start, true) : (start - end, false)
+        guard length <= UInt64(Int.max) else { return .nanoseconds(.max) }
+        return .nanoseconds(forward ? Int(length) : -Int(length))
       }
 
-      /// This time moved by `n`.
+      /// This time moved by `n`, saturating as Dispatch does: `.nanoseconds(.max)`, or any
+      /// move past the end, gives `distantFuture`; a move before the start gives the earliest
+      /// time (one nanosecond).
       public func advanced(by n: Stride) -> SchedulerTimeType {
+        guard n.magnitude != .max else { return SchedulerTimeType(.distantFuture) }
         let now = dispatchTime.uptimeNanoseconds
-        let moved =
-          n.magnitude >= 0
-          ? now.addingReportingOverflow(UInt64(n.magnitude)).partialValue
-          : now - Swift.min(now, UInt64(-n.magnitude))
-        return SchedulerTimeType(DispatchTime(uptimeNanoseconds: moved))
+        let distance = UInt64(n.magnitude.magnitude)
+        let moved: UInt64
+        if n.magnitude >= 0 {
+          let (sum, overflow) = now.addingReportingOverflow(distance)
+          moved = overflow ? .max : sum
+        } else {
+          moved = now > distance ? now - distance : 1
+        }
+        return SchedulerTimeType(
+          moved == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: moved))
       }
 
-      /// Hashes what `==` compares.
-      public func hash(into hasher: inout Hasher) { hasher.combine(dispatchTime.uptimeNanoseconds) }
+      /// Hashes the time's raw value, as Combine does.
+      public func hash(into hasher: inout Hasher) { hasher.combine(dispatchTime.rawValue) }
       /// Whether the two are equal.
       public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
         lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
@@ -65,15 +76,12 @@
         /// The distance `timeInterval` (`.never` is the longest distance).
         public init(_ timeInterval: DispatchTimeInterval) {
           switch timeInterval {
-          case .seconds(let s):
-            magnitude = s.multipliedReportingOverflow(by: 1_000_000_000).partialValue
-          case .milliseconds(let ms):
-            magnitude = ms.multipliedReportingOverflow(by: 1_000_000).partialValue
-          case .microseconds(let us):
-            magnitude = us.multipliedReportingOverflow(by: 1_000).partialValue
-          case .nanoseconds(let ns): magnitude = ns
-          case .never: magnitude = .max
-          @unknown default: magnitude = .max
+          case .seconds(let s): self = .seconds(s)
+          case .milliseconds(let ms): self = .milliseconds(ms)
+          case .microseconds(let us): self = .microseconds(us)
+          case .nanoseconds(let ns): self = .nanoseconds(ns)
+          case .never: self = .nanoseconds(.max)
+          @unknown default: self = .nanoseconds(.max)
           }
         }
 
@@ -81,10 +89,10 @@
         public init(floatLiteral value: Double) { self = .seconds(value) }
         /// `value` seconds.
         public init(integerLiteral value: Int) { self = .seconds(value) }
-        /// `source` nanoseconds, if it fits.
+        /// `source` seconds, if it fits (as in Combine).
         public init?<T: BinaryInteger>(exactly source: T) {
           guard let value = Int(exactly: source) else { return nil }
-          magnitude = value
+          self = .seconds(value)
         }
 
         private init(nanoseconds: Int) { magnitude = nanoseconds }
@@ -99,9 +107,11 @@
         public static func - (lhs: Stride, rhs: Stride) -> Stride {
           Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
         }
-        /// The product of the two.
+        /// The product of the two durations, in seconds, in nanoseconds (so the product of two
+        /// short intervals is zero, as in Combine), saturating.
         public static func * (lhs: Stride, rhs: Stride) -> Stride {
-          Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
+          let product = Int128(lhs.magnitude) * Int128(rhs.magnitude) / 1_000_000_000
+          return Stride(nanoseconds: Int(clamping: product))
         }
         /// Adds the right-hand side to the left-hand side.
         public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
@@ -110,18 +120,43 @@
         /// Multiplies the left-hand side by the right-hand side.
         public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
-        /// An interval of the given number of seconds.
-        public static func seconds(_ s: Int) -> Stride { Stride(.seconds(s)) }
-        /// An interval of the given number of seconds.
+        /// An interval of the given number of seconds (saturating at the longest interval).
+        public static func seconds(_ s: Int) -> Stride { scaled(s, 1_000_000_000) }
+        /// An interval of the given number of seconds (saturating; fractions of a nanosecond
+        /// are dropped, as in Combine).
         public static func seconds(_ s: Double) -> Stride {
-          Stride(
-            nanoseconds: Int(
-              clamping: Int64(exactly: (s * 1_000_000_000).rounded()) ?? (s < 0 ? .min : .max)))
+          let nanoseconds = s * 1_000_000_000
+          if nanoseconds >= Double(Int64.max) { return Stride(nanoseconds: .max) }
+          if nanoseconds <= Double(Int64.min) { return Stride(nanoseconds: .min) }
+          return Stride(nanoseconds: Int(nanoseconds))
         }
-        /// An interval of the given number of milliseconds.
-        public static func milliseconds(_ ms: Int) -> Stride { Stride(.milliseconds(ms)) }
-        /// An interval of the given number of microseconds.
-        public static func microseconds(_ us: Int) -> Stride { Stride(.microseconds(us)) }
+        /// An interval of the given number of milliseconds (saturating).
+        public static func milliseconds(_ ms: Int) -> Stride { scaled(ms, 1_000_000) }
+        /// An interval of the given number of microseconds (saturating).
+        public static func microseconds(_ us: Int) -> Stride { scaled(us, 1_000) }
+
+        /// `value` units of `unit` nanoseconds, saturating.
+        private static func scaled(_ value: Int, _ unit: Int) -> Stride {
+          let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+          return Stride(nanoseconds: overflow ? (value < 0 ? .min : .max) : product)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+          case nanoseconds = "_nanoseconds"
+        }
+
+        /// Encodes the interval as Combine does: `{"_nanoseconds": n}`.
+        public func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(Int64(magnitude), forKey: .nanoseconds)
+        }
+
+        /// Decodes an interval encoded by ``encode(to:)``.
+        public init(from decoder: any Decoder) throws {
+          let container = try decoder.container(keyedBy: CodingKeys.self)
+          magnitude = Int(try container.decode(Int64.self, forKey: .nanoseconds))
+        }
+
         /// An interval of the given number of nanoseconds.
         public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
       }

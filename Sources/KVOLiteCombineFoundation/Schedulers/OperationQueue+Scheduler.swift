@@ -1,5 +1,5 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Dispatch
   import Foundation
   import KVOLiteCombine
@@ -7,7 +7,7 @@
   extension OperationQueue: Scheduler {
     /// A point in time for an operation queue: a `Date` (Combine's
     /// `OperationQueue.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime
+    public typealias SchedulerTimeType = DateSchedulerTime<OperationQueue>
 
     /// Options for scheduling on an operation queue (none yet, as in Combine).
     public struct SchedulerOptions: Sendable {}
@@ -17,45 +17,36 @@
     /// Zero.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Adds `action` as an operation.
+    /// Adds `action` as a `BlockOperation`, as Combine does.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+      // The queue runs the action on its own thread: that is what it is scheduled for.
       let work = UncheckedSendable(action)
-      addOperation { work.value() }
+      addOperation(BlockOperation { work.value() })
     }
 
-    /// Adds `action` as an operation at `date` (a dispatch timer waits for it).
+    /// Adds, at once, an operation that is not ready until `date` (so the queue runs `action`
+    /// then), as Combine does.
     public func schedule(
       after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
       options: SchedulerOptions?,
       _ action: @escaping () -> Void
     ) {
-      let work = UncheckedSendable(action)
-      let queue = UncheckedSendable(self)
-      let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-      DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-        queue.value.addOperation { work.value() }
-      }
+      addOperation(DelayedOperation.once(at: date.date, action))
     }
 
-    /// Adds `action` as an operation at `date` and every `interval` after, until the result is
-    /// cancelled.
+    /// Adds an operation that is not ready until `date`; each time it runs `action`, it adds
+    /// the next one, ready `interval` later, until the returned cancellable is cancelled (as
+    /// Combine does: one operation per tick).
     public func schedule(
       after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
       tolerance: SchedulerTimeType.Stride,
       options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-      let work = UncheckedSendable(action)
-      let queue = UncheckedSendable(self)
-      let timer = DispatchSource.makeTimerSource(queue: .global())
-      timer.setEventHandler { queue.value.addOperation { work.value() } }
-      let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-      timer.schedule(
-        deadline: .now() + delay,
-        repeating: .nanoseconds(Int(interval.timeInterval * 1_000_000_000)),
-        leeway: .nanoseconds(Int(tolerance.timeInterval * 1_000_000_000)))
-      timer.resume()
-      let source = UncheckedSendable(timer)
-      return AnyCancellable { source.value.cancel() }
+      let schedule = DelayedOperation.Schedule()
+      addOperation(
+        DelayedOperation.repeating(
+          at: date.date, every: interval.timeInterval, on: self, schedule: schedule, action))
+      return AnyCancellable(schedule)
     }
   }
 #endif

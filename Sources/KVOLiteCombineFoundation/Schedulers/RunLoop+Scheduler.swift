@@ -1,11 +1,11 @@
 // Foundation's publishers and schedulers, where Apple's Combine does not provide them.
-#if !canImport(Combine)
+#if !canImport(Darwin)
   import Foundation
   import KVOLiteCombine
 
   extension RunLoop: Scheduler {
     /// A point in time on a run loop: a `Date` (Combine's `RunLoop.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime
+    public typealias SchedulerTimeType = DateSchedulerTime<RunLoop>
 
     /// Options for scheduling on a run loop (none yet, as in Combine).
     public struct SchedulerOptions: Sendable {}

@@ -2,7 +2,8 @@
 enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
-      + SubjectScenarios.all + OperatorScenarios.all + BindingScenarios.all
+      + SubjectScenarios.all + SubjectScaleScenarios.all + OperatorScenarios.all
+      + SequencingScenarios.all + BindingScenarios.all
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
       + KeyValuePublisherScenarios.all
       + ElementScenarios.all + AggregateScenarios.all + IndexedAccessorScenarios.all

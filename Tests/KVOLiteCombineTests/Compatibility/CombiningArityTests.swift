@@ -87,3 +87,43 @@ struct CombiningArityTests {
     _ = (first, second)
   }
 }
+
+/// `combineLatest` of three and four is one subscription over all its upstreams, as Combine's.
+@Suite("Combine compatibility: combineLatest of three and four is one subscription")
+struct CombineLatestArityTests {
+  @Test("a value that changes while there is no demand is the one combined when demand comes")
+  func latestValuesUnderLimitedDemand() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let c = PassthroughSubject<Int, Never>()
+    let d = PassthroughSubject<Int, Never>()
+    let three = TrackingSubscriber<[Int], Never>(onSubscribe: { $0.request(.max(2)) })
+    let four = TrackingSubscriber<[Int], Never>(onSubscribe: { $0.request(.max(2)) })
+    a.combineLatest(b, c).map { [$0.0, $0.1, $0.2] }.subscribe(three)
+    a.combineLatest(b, c, d).map { [$0.0, $0.1, $0.2, $0.3] }.subscribe(four)
+    d.send(4)
+    a.send(1)
+    b.send(2)
+    b.send(5)
+    a.send(7)
+    c.send(3)
+    #expect(three.events == [.subscription, .value([7, 5, 3])])
+    #expect(four.events == [.subscription, .value([7, 5, 3, 4])])
+    #expect(three.subscriptionDescription == "CombineLatest")
+    #expect(four.subscriptionDescription == "CombineLatest")
+  }
+
+  @Test("downstream's demand is asked of every upstream directly; a failure cancels the others")
+  func demandAndFailure() {
+    let history = Log<Event<Int>>()
+    let upstreams = (0..<3).map { _ in CustomPublisher<Int, TestError>(history: history) }
+    let subscriber = TrackingSubscriber<[Int], TestError>(onSubscribe: { $0.request(.max(2)) })
+    upstreams[0].combineLatest(upstreams[1], upstreams[2]).map { [$0.0, $0.1, $0.2] }
+      .subscribe(subscriber)
+    let requests = Array(repeating: Event<Int>.requested(.max(2)), count: 3)
+    #expect(history.all == requests)
+    upstreams[1].send(completion: .failure(TestError()))
+    #expect(history.all == requests + [.cancelled, .cancelled])
+    #expect(subscriber.events == [.subscription, .failed(TestError())])
+  }
+}

@@ -59,7 +59,8 @@ struct DemandTests {
   }
 
   @Test(
-    "Codable as Combine: one unsigned integer, Int.max + 1 for unlimited; bad numbers are errors")
+    "Codable as Combine: one unsigned integer, Int.max + 1 for unlimited; any count above Int.max decodes as unlimited; bad numbers are errors"
+  )
   func coding() throws {
     struct Wrapper: Codable, Equatable { let value: Demand }
     let encoder = JSONEncoder()
@@ -74,7 +75,12 @@ struct DemandTests {
       try decoder.decode(Wrapper.self, from: Data(unlimited.utf8)) == Wrapper(value: .unlimited))
     #expect(
       try decoder.decode(Wrapper.self, from: Data(#"{"value":0}"#.utf8)) == Wrapper(value: .none))
-    for bad in [#"{"value":-1}"#, #"{"value":\#(UInt(Int.max) + 2)}"#, #"{"value":1.5}"#] {
+    for above in [UInt(Int.max) + 2, UInt.max] {
+      #expect(
+        try decoder.decode(Wrapper.self, from: Data(#"{"value":\#(above)}"#.utf8))
+          == Wrapper(value: .unlimited))
+    }
+    for bad in [#"{"value":-1}"#, #"{"value":1.5}"#] {
       #expect(throws: DecodingError.self) { try decoder.decode(Wrapper.self, from: Data(bad.utf8)) }
     }
   }

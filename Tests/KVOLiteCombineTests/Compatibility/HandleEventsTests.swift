@@ -43,7 +43,7 @@ struct HandleEventsTests {
   }
 
   @Test(
-    "cancel runs its hook once, then cancels upstream; hooks and subscriber are gone afterwards"
+    "cancel runs its hook once, then cancels upstream; as in Combine, a value sent after it still reaches the subscriber, without hooks"
   )
   func cancel() {
     let history = Log<Event<Int>>()
@@ -52,10 +52,42 @@ struct HandleEventsTests {
     Self.hooked(upstream, history).subscribe(subscriber)
     subscriber.subscription?.cancel()
     subscriber.subscription?.cancel()
-    // A value upstream sends after the cancel reaches nobody (a deliberate difference: Combine's
-    // handleEvents keeps its subscriber and passes it on).
     #expect(upstream.send(7) == .none)
-    #expect(history.all == [.value(-1), .subscription, .value(-4), .cancelled])
+    #expect(history.all == [.value(-1), .subscription, .value(-4), .cancelled, .value(7)])
+  }
+
+  @Test("after the completion, what upstream sends is handed on without hooks, as in Combine")
+  func afterCompletion() {
+    let history = Log<Event<Int>>()
+    let upstream = CustomPublisher<Int, TestError>(history: history)
+    let subscriber = TrackingSubscriber<Int, TestError>(
+      history: history, onSubscribe: { _ in }, onValue: { .max($0) })
+    Self.hooked(upstream, history).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(TestError()))
+    #expect(upstream.send(144) == .max(144))
+    #expect(
+      history.all == [
+        .value(-1), .subscription, .value(-3), .finished, .failed(TestError()), .value(144),
+      ])
+  }
+
+  @Test("handleEvents and breakpoint do not keep the upstream publisher alive")
+  func upstreamNotKept() {
+    weak var handled: CustomPublisher<Int, TestError>?
+    weak var broken: CustomPublisher<Int, TestError>?
+    let first = TrackingSubscriber<Int, TestError>()
+    let second = TrackingSubscriber<Int, TestError>()
+    do {
+      let upstream = CustomPublisher<Int, TestError>(history: Log())
+      handled = upstream
+      upstream.handleEvents(receiveOutput: { _ in }).subscribe(first)
+      let other = CustomPublisher<Int, TestError>(history: Log())
+      broken = other
+      other.breakpoint(receiveOutput: { _ in false }).subscribe(second)
+    }
+    #expect(handled == nil && broken == nil)
+    #expect(first.subscription != nil && second.subscription != nil)
   }
 
   @Test("a value before subscription is reported and passed on; a cancel before it keeps the hooks")

@@ -29,11 +29,12 @@ struct SequenceOperatorTests {
     tryUpstream.send(1)
     tryUpstream.send(3)
     tryUpstream.send(5)
-    // The value after the failure reaches nobody (a deliberate difference: Combine's tryScan
-    // keeps its subscriber and passes it on).
+    // As in Combine, the value after the failure still goes into the result and on to the
+    // subscriber (which is alive).
     #expect(
       tryHistory.all == [
         .subscription, .requested(.unlimited), .value(1), .cancelled, .failed(TestError("three")),
+        .value(6),
       ])
     #expect(trySubscriber.subscriptionDescription == "TryScan")
   }

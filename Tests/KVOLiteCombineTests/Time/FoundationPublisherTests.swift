@@ -52,8 +52,13 @@ struct FoundationPublisherTests {
     let name = Notification.Name("KVOLiteTest")
     let sender = NSObject()
     var received: [String] = []
+    // As in Foundation, the center refers to the subscription weakly: the subscriber keeps it.
+    var subscription: (any Subscription)?
     let subscriber = AnySubscriber<Notification, Never>(
-      receiveSubscription: { $0.request(.max(2)) },
+      receiveSubscription: {
+        subscription = $0
+        $0.request(.max(2))
+      },
       receiveValue: {
         received.append(($0.userInfo?["n"] as? String) ?? "?")
         return .none
@@ -65,6 +70,7 @@ struct FoundationPublisherTests {
     center.post(name: name, object: sender, userInfo: ["n": "2"])
     center.post(name: name, object: sender, userInfo: ["n": "3"])
     #expect(received == ["1", "2"])
+    subscription?.cancel()
     var more: [Int] = []
     let cancellable = center.publisher(for: name).sink { _ in more.append(1) }
     center.post(name: name, object: nil)

@@ -81,10 +81,12 @@ public final class TrackingSubscriber<Value: Equatable & Sendable, Failure: Erro
   }
 }
 
-/// A subscription that records the requests and cancellations it receives.
+/// A subscription that records the requests and cancellations it receives; it describes itself
+/// as "CustomSubscription".
 public final class CustomSubscription<Value: Equatable & Sendable>: Subscription,
-  @unchecked Sendable
+  CustomStringConvertible, @unchecked Sendable
 {
+  public var description: String { "CustomSubscription" }
   public let history: Log<Event<Value>>
   public init(history: Log<Event<Value>>) { self.history = history }
   public func request(_ demand: Subscribers.Demand) { history.append(.requested(demand)) }
@@ -111,6 +113,10 @@ public final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>:
   public private(set) var subscriberDescription: String?
   /// The subscriber's mirror's children, as `label: value` text.
   public private(set) var subscriberMirror: [String] = []
+  /// The subscriber it got, as it got it.
+  public private(set) var subscriber: Any?
+  /// The subscriber, when it is also a subscription (an operator's inner object).
+  public var subscriberAsSubscription: (any Subscription)? { subscriber as? any Subscription }
 
   public init(history: Log<Event<Value>>, subscribesAtOnce: Bool = true) {
     self.history = history
@@ -122,6 +128,7 @@ public final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>:
     sendValue = subscriber.receive
     sendCompletion = subscriber.receive(completion:)
     sendSubscriptionTo = subscriber.receive(subscription:)
+    self.subscriber = subscriber
     subscriberDescription = String(describing: subscriber)
     subscriberMirror = Mirror(reflecting: subscriber).children.map {
       "\($0.label ?? ""): \($0.value)"
@@ -139,11 +146,13 @@ public final class CustomPublisher<Value: Equatable & Sendable, Failure: Error>:
     sendValue = nil
     sendCompletion = nil
     sendSubscriptionTo = nil
+    subscriber = nil
   }
 
-  /// Sends a value and returns the demand the subscriber answered with.
+  /// Sends a value and returns the demand the subscriber answered with (`.none` before any
+  /// subscriber).
   @discardableResult
-  public func send(_ value: Value) -> Subscribers.Demand { sendValue!(value) }
+  public func send(_ value: Value) -> Subscribers.Demand { sendValue?(value) ?? .none }
 
-  public func send(completion: Subscribers.Completion<Failure>) { sendCompletion!(completion) }
+  public func send(completion: Subscribers.Completion<Failure>) { sendCompletion?(completion) }
 }

@@ -8,11 +8,12 @@ import KVOLiteCombine
 ///
 /// Times are whole nanoseconds from 0. Actions run in order of their time, then of
 /// scheduling; ``advance(by:)`` runs every action due up to the new time, moving the clock to
-/// each one's time as it runs (so `now` inside an action is its due time). Use it from one
-/// thread.
+/// each one's time as it runs (so `now` inside an action is its due time). Every call an
+/// operator makes on it (reading `now` or `minimumTolerance`, scheduling) is recorded in
+/// ``history``, so that a test can compare the calls with Combine's. Use it from one thread.
 public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
   // @unchecked: used from one thread, as documented.
-  public struct SchedulerTimeType: Strideable, Hashable, CustomStringConvertible {
+  public struct SchedulerTimeType: Strideable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int
 
     public func distance(to other: SchedulerTimeType) -> Stride {
@@ -23,7 +24,9 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     }
     public var description: String { "t\(nanoseconds)" }
 
-    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable {
+    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable,
+      Sendable
+    {
       public var magnitude: Int
       public init(_ magnitude: Int) { self.magnitude = magnitude }
       public init(integerLiteral value: Int) { magnitude = value }
@@ -50,10 +53,40 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     }
   }
 
-  public typealias SchedulerOptions = Never
+  /// Options an operator may pass through to the scheduler.
+  public enum SchedulerOptions: Equatable, Sendable {
+    case nontrivial
+  }
+
+  /// One call made on the scheduler; times and strides in nanoseconds.
+  public enum Call: Equatable, Sendable, CustomStringConvertible {
+    case now
+    case minimumTolerance
+    case schedule(options: SchedulerOptions?)
+    case scheduleAfter(Int, tolerance: Int, options: SchedulerOptions?)
+    case scheduleAfterRepeating(Int, interval: Int, tolerance: Int, options: SchedulerOptions?)
+
+    public var description: String {
+      switch self {
+      case .now: "now"
+      case .minimumTolerance: "minimumTolerance"
+      case .schedule(let options): "schedule(\(options.map { "\($0)" } ?? "nil"))"
+      case .scheduleAfter(let time, let tolerance, let options):
+        "scheduleAfter(t\(time), tolerance: \(tolerance), \(options.map { "\($0)" } ?? "nil"))"
+      case .scheduleAfterRepeating(let time, let interval, let tolerance, let options):
+        "scheduleAfter(t\(time), interval: \(interval), tolerance: \(tolerance), "
+          + "\(options.map { "\($0)" } ?? "nil"))"
+      }
+    }
+  }
 
   /// A scheduler at time 0 with nothing scheduled.
   public init() {}
+
+  /// Every call made on the scheduler, in order.
+  public private(set) var history: [Call] = []
+  /// How many of the cancellables that repeating schedules returned have been cancelled.
+  public private(set) var cancelledRepeats = 0
 
   private struct Action {
     let time: Int
@@ -61,35 +94,50 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     let body: () -> Void
   }
 
-  public private(set) var now = SchedulerTimeType(nanoseconds: 0)
-  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+  private var clock = SchedulerTimeType(nanoseconds: 0)
+  public var now: SchedulerTimeType {
+    history.append(.now)
+    return clock
+  }
+  public var minimumTolerance: SchedulerTimeType.Stride {
+    history.append(.minimumTolerance)
+    return 7
+  }
   private var actions: [Action] = []
   private var nextOrder = 0
   /// How many actions have been scheduled in all.
   public private(set) var scheduledCount = 0
 
   private func enqueue(at time: Int, _ body: @escaping () -> Void) {
-    actions.append(Action(time: Swift.max(time, now.nanoseconds), order: nextOrder, body: body))
+    actions.append(
+      Action(time: Swift.max(time, clock.nanoseconds), order: nextOrder, body: body))
     nextOrder += 1
     scheduledCount += 1
   }
 
-  public func schedule(options: Never?, _ action: @escaping () -> Void) {
-    enqueue(at: now.nanoseconds, action)
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    history.append(.schedule(options: options))
+    enqueue(at: clock.nanoseconds, action)
   }
 
   public func schedule(
-    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
-    _ action: @escaping () -> Void
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping () -> Void
   ) {
+    history.append(
+      .scheduleAfter(date.nanoseconds, tolerance: tolerance.magnitude, options: options))
     enqueue(at: date.nanoseconds, action)
   }
 
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
-    options: Never?, _ action: @escaping () -> Void
+    options: SchedulerOptions?, _ action: @escaping () -> Void
   ) -> any Cancellable {
+    history.append(
+      .scheduleAfterRepeating(
+        date.nanoseconds, interval: interval.magnitude, tolerance: tolerance.magnitude,
+        options: options))
     final class Flag { var cancelled = false }
     let flag = Flag()
     func repeating(at time: Int) {
@@ -100,25 +148,32 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
       }
     }
     repeating(at: date.nanoseconds)
-    return AnyCancellable { flag.cancelled = true }
+    return AnyCancellable { [weak self] in
+      guard !flag.cancelled else { return }
+      flag.cancelled = true
+      self?.cancelledRepeats += 1
+    }
   }
+
+  /// Forgets the calls recorded so far.
+  public func clearHistory() { history = [] }
 
   /// Whether actions are waiting.
   public var hasPendingActions: Bool { !actions.isEmpty }
 
   /// Runs every action due until `now + stride`, in order, then sets the clock there.
   public func advance(by stride: SchedulerTimeType.Stride) {
-    let target = now.nanoseconds + stride.magnitude
+    let target = clock.nanoseconds + stride.magnitude
     while let index = actions.indices.min(by: {
       (actions[$0].time, actions[$0].order) < (actions[$1].time, actions[$1].order)
     }),
       actions[index].time <= target
     {
       let action = actions.remove(at: index)
-      now = SchedulerTimeType(nanoseconds: action.time)
+      clock = SchedulerTimeType(nanoseconds: action.time)
       action.body()
     }
-    now = SchedulerTimeType(nanoseconds: target)
+    clock = SchedulerTimeType(nanoseconds: target)
   }
 
   /// Runs the actions due now.

@@ -25,6 +25,8 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   private var values: [Input] = []
   private var terminal: Subscribers.Completion<Failure>?
   private var draining = false
+  /// The threads running the `customError` closure, which Combine calls holding its lock.
+  private var makingError = CallingThreads()
 
   init(
     downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -49,6 +51,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
+    trapIfMakingError()
     guard case .subscribed(let subscription) = status, !hasFailed else {
       lock.unlock()
       return .none
@@ -64,9 +67,13 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
         if !values.isEmpty { dropped = values.removeFirst() }
       case .customError(let makeError):
         // As Combine's: the failure waits for the next drain (downstream's next request).
+        makingError.enter()
         lock.unlock()
         let error = makeError()
-        lock.withLock { terminal = .failure(error) }
+        lock.withLock {
+          makingError.leave()
+          terminal = .failure(error)
+        }
         subscription.cancel()
         return .none
       }
@@ -78,11 +85,19 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
 
   func receive(completion: Subscribers.Completion<Failure>) {
     let accepted = lock.withLock { () -> Bool in
+      trapIfMakingError()
       guard status.isSubscribed, terminal == nil else { return false }
       terminal = completion
       return true
     }
     if accepted { _ = drain() }
+  }
+
+  /// With the lock held: traps on an event from upstream sent from inside the `customError`
+  /// closure, where Combine, which calls it holding its lock, traps taking the lock again.
+  private func trapIfMakingError() {
+    guard makingError.containsCurrent else { return }
+    preconditionFailure("buffer received an event from inside its customError closure")
   }
 
   func request(_ newDemand: Subscribers.Demand) {

@@ -1,7 +1,8 @@
 extension Publishers {
   /// A publisher that decodes each value of its upstream with a top-level decoder; a decoding
   /// error cancels upstream and ends the publisher with that error. Its subscription is
-  /// "Decode" (with Combine's filtering state machine).
+  /// "Decode": as in Combine, a value or completion that arrives before upstream's
+  /// subscription is handed on, and nothing after the first completion. Thread-safe.
   public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
   where Upstream.Output == Coder.Input {
     /// The kind of errors this publisher might publish.
@@ -23,10 +24,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let decoder = self.decoder
       upstream.subscribe(
-        StepSubscription(downstream: subscriber, name: "Decode", mapFailure: { $0 }) { input in
-          do { return .send(try decoder.decode(Output.self, from: input)) } catch {
-            return .fail(error)
-          }
+        CodingInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber, name: "Decode") {
+          try decoder.decode(Output.self, from: $0)
         })
     }
   }

@@ -1,7 +1,8 @@
 extension Publishers {
   /// A publisher that encodes each value of its upstream with a top-level encoder; an encoding
   /// error cancels upstream and ends the publisher with that error. Its subscription is
-  /// "Encode".
+  /// "Encode": as in Combine, a value or completion that arrives before upstream's
+  /// subscription is handed on, and nothing after the first completion. Thread-safe.
   public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher
   where Upstream.Output: Encodable {
     /// The kind of values this publisher publishes.
@@ -25,9 +26,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let encoder = self.encoder
       upstream.subscribe(
-        StepSubscription(downstream: subscriber, name: "Encode", mapFailure: { $0 }) { input in
-          do { return .send(try encoder.encode(input)) } catch { return .fail(error) }
-        })
+        CodingInner<Upstream.Output, Upstream.Failure, S>(
+          downstream: subscriber, name: "Encode", code: encoder.encode))
     }
   }
 }

@@ -2,10 +2,12 @@ import KVOLiteLocking
 
 /// The subscription of `flatMap`: one state behind `lock`; deliveries to downstream are
 /// serialized by `delivery` (a recursive lock, so that downstream may request from inside its
-/// `receive`), which also covers the check that the subscription is live, so no value follows
-/// the completion. Nothing is called with `lock` held. Downstream and the transform are let go
-/// of when the subscription ends.
-final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscription,
+/// `receive`). Nothing is called with `lock` held. Downstream and the transform are let go of
+/// when the subscription ends; as in Combine, a child's value that comes after the end is
+/// still handed on, within the demand, to a subscriber that is alive (see
+/// ``EndingDownstream``).
+final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
@@ -13,7 +15,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   typealias Failure = Child.Failure
 
   /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let maxPublishers: Subscribers.Demand
   /// Makes a child from an upstream value; let go of when the subscription ends.
   private var transform: ((Input) -> Child)?
@@ -32,11 +34,13 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   /// A child is being asked for one more value from `request`: what it sends at once waits.
   private var askingChild = false
   private var ended = false
+  /// The threads cancelling the children because upstream failed.
+  private var cancellingChildren = CallingThreads()
 
   init(
     downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child
   ) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
     self.maxPublishers = maxPublishers
     self.transform = transform
   }
@@ -102,7 +106,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   private func end() -> Ended {
     ended = true
     defer { buffer = [] }
-    return (downstream.take(), transform.take(), buffer)
+    return (downstream.end(), transform.take(), buffer)
   }
 
   /// Sends one value downstream, unless the subscription has ended; returns the demand it
@@ -110,7 +114,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   private func deliver(_ value: Child.Output) -> Subscribers.Demand {
     delivery.withLock {
       lock.lock()
-      guard let downstream else {
+      guard let downstream = downstream.reachable else {
         lock.unlock()
         return .none
       }
@@ -143,15 +147,11 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
   // MARK: Upstream
 
-  /// What `flatMap` subscribes to upstream.
-  struct UpstreamSide: Subscriber {
-    let inner: FlatMapInner
-    let combineIdentifier = CombineIdentifier()
+  // This object is also what `flatMap` subscribes to upstream, as in Combine.
 
-    func receive(subscription: any Subscription) { inner.receiveOuter(subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand { inner.receiveOuter(input) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveOuter(completion) }
-  }
+  func receive(subscription: any Subscription) { receiveOuter(subscription) }
+  func receive(_ input: Input) -> Subscribers.Demand { receiveOuter(input) }
+  func receive(completion: Subscribers.Completion<Failure>) { receiveOuter(completion) }
 
   private func receiveOuter(_ subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
@@ -177,36 +177,57 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
   private func receiveOuter(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
+    guard !cancellingChildren.containsCurrent else {
+      lock.unlock()
+      preconditionFailure(
+        "FlatMap received a completion from upstream while cancelling its publishers after "
+          + "upstream's failure (Combine traps too)")
+    }
     outer = nil
     outerFinished = true
     guard case .failure = completion else {
       finishIfDone()
       return
     }
-    fail(completion, sparing: nil)
+    fail(completion, sparing: nil, upstreamFailed: true)
   }
 
   /// Ends with a failure, cancelling every child but `spared`; called with `lock` held,
-  /// returns with it released.
-  private func fail(_ completion: Subscribers.Completion<Failure>, sparing spared: Int?) {
+  /// returns with it released. While it cancels the children after upstream's failure, a
+  /// completion from upstream on the same thread traps (see `receiveOuter`).
+  private func fail(
+    _ completion: Subscribers.Completion<Failure>, sparing spared: Int?,
+    upstreamFailed: Bool = false
+  ) {
     guard !ended else { return lock.unlock() }
     let ended = end()
     let subscriptions = children.filter { $0.key != spared }.map(\.value)
     let children = self.children
     self.children = [:]
+    if upstreamFailed { cancellingChildren.enter() }
     lock.unlock()
     for subscription in subscriptions { subscription.cancel() }
+    if upstreamFailed { lock.withLock { cancellingChildren.leave() } }
     send(completion, to: ended)
     _ = children
   }
 
   // MARK: Children
 
-  /// What `flatMap` subscribes to each child publisher.
-  struct ChildSide: Subscriber {
+  /// What `flatMap` subscribes to each child publisher: described as "FlatMap", with the
+  /// subscription's identifier in its mirror, as Combine's.
+  struct ChildSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     let index: Int
     let inner: FlatMapInner
     let combineIdentifier = CombineIdentifier()
+
+    var description: String { "FlatMap" }
+    var customMirror: Mirror {
+      Mirror(self, children: [("parentSubscription", inner.combineIdentifier)])
+    }
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) { inner.receiveChild(subscription, index) }
     func receive(_ input: Child.Output) -> Subscribers.Demand { inner.receiveChild(input, index) }
@@ -227,11 +248,9 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveChild(_ value: Child.Output, _ index: Int) -> Subscribers.Demand {
+    // As in Combine, a child's value counts whatever the state: after the end, it still reaches
+    // a subscriber that is alive (see `EndingDownstream`).
     lock.lock()
-    guard !ended else {
-      lock.unlock()
-      return .none
-    }
     if demand == .unlimited {
       lock.unlock()
       _ = deliver(value)

@@ -3,8 +3,8 @@
 
 extension Publishers {
   /// A publisher of the latest values of three publishers, once each has published, whenever
-  /// any of them publishes; see ``CombineLatest``. It is built from two ``CombineLatest``s, so
-  /// its subscription describes itself as "CombineLatest".
+  /// any of them publishes; see ``CombineLatest``. Its subscription, like Combine's, describes
+  /// itself as "CombineLatest".
   public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
   where A.Failure == B.Failure, B.Failure == C.Failure {
     /// The kind of values this publisher publishes.
@@ -30,7 +30,13 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      CombineLatest(CombineLatest(a, b), c).map { ($0.0, $0.1, $1) }.subscribe(subscriber)
+      let inner = CombineLatestInner(downstream: subscriber, count: 3) {
+        ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
+      }
+      a.subscribe(inner.side(0, A.Output.self))
+      b.subscribe(inner.side(1, B.Output.self))
+      c.subscribe(inner.side(2, C.Output.self))
+      subscriber.receive(subscription: inner)
     }
   }
 
@@ -63,8 +69,14 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      CombineLatest(CombineLatest(CombineLatest(a, b), c), d).map { ($0.0.0, $0.0.1, $0.1, $1) }
-        .subscribe(subscriber)
+      let inner = CombineLatestInner(downstream: subscriber, count: 4) {
+        ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
+      }
+      a.subscribe(inner.side(0, A.Output.self))
+      b.subscribe(inner.side(1, B.Output.self))
+      c.subscribe(inner.side(2, C.Output.self))
+      d.subscribe(inner.side(3, D.Output.self))
+      subscriber.receive(subscription: inner)
     }
   }
 

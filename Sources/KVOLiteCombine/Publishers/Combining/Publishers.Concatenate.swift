@@ -5,7 +5,8 @@ extension Publishers {
   /// `append` and `prepend`.
   ///
   /// The suffix is subscribed when the prefix finishes, and asked for the demand downstream has
-  /// left; a failure of either ends it. Downstream receives one subscription ("Concatenate").
+  /// left; a failure of either ends it. Downstream receives one subscription ("Concatenate"),
+  /// and never more values than it asked for. Thread-safe.
   public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
   where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
     /// The kind of values this publisher publishes.
@@ -29,119 +30,174 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = ConcatenateInner<Suffix, S>(downstream: subscriber, suffix: suffix)
-      prefix.subscribe(ConcatenateInner.Side(inner: inner, isSuffix: false))
+      prefix.subscribe(ConcatenateInner.PrefixSide(inner: inner))
     }
   }
 }
 
-/// The subscription of `Concatenate`.
+/// The subscription of `Concatenate`, with Combine's state machine:
+///
+/// - downstream gets this subscription when the prefix's subscription arrives; events before
+///   it are ignored;
+/// - requests (`.none` included) go to the side that is subscribed now, and add to the demand
+///   kept here; when the prefix finishes, the suffix is subscribed and asked for what is left;
+/// - a value uses one unit of demand before it is delivered (so values sent from inside the
+///   delivery stop when the demand is used up); a value without demand, or from a side that is
+///   not the current one (the finished prefix, the suffix before its turn), is ignored, and
+///   answers `.none`; the demand downstream answers with is added here and returned upstream;
+/// - it lets go of its subscriber and the suffix once it has completed or been cancelled
+///   (after unlocking); a cancel before the prefix finished never subscribes the suffix.
+///
+/// Thread-safe: one state behind one lock; nothing is called with it held.
 final class ConcatenateInner<Suffix: Publisher, Downstream: Subscriber>: Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   // @unchecked: the mutable state is behind `lock`.
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
-  private let suffix: Suffix
-  private let lock = Lock()
-  private var subscription: (any Subscription)?
-  private var onSuffix = false
-  private var handedDownstream = false
-  private var demand = Subscribers.Demand.none
-  private var ended = false
 
-  /// What a completion leads to: the suffix, or the completion of the subscriber let go of.
-  private enum Next {
-    case suffix
-    case complete(Downstream?)
-    case nothing
+  /// Which side is current.
+  private enum Phase {
+    /// The prefix has not sent its subscription yet.
+    case awaitingPrefix
+    case prefix(any Subscription)
+    /// The prefix finished; the suffix has not sent its subscription yet.
+    case awaitingSuffix
+    case suffix(any Subscription)
+    /// Completed or cancelled.
+    case ended
+
+    var subscription: (any Subscription)? {
+      switch self {
+      case .prefix(let subscription), .suffix(let subscription): subscription
+      default: nil
+      }
+    }
   }
+
+  private let lock = Lock()
+  private var phase = Phase.awaitingPrefix
+  private var downstream: Downstream?
+  private var suffix: Suffix?
+  private var demand = Subscribers.Demand.none
 
   init(downstream: Downstream, suffix: Suffix) {
     self.downstream = downstream
     self.suffix = suffix
   }
 
-  /// What `Concatenate` subscribes to the prefix, then to the suffix.
-  struct Side: Subscriber {
+  /// What `Concatenate` subscribes to its prefix; shares the subscription's identifier.
+  struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     let inner: ConcatenateInner
-    let isSuffix: Bool
-    let combineIdentifier = CombineIdentifier()
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+    var description: String { "Concatenate" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
 
-    func receive(subscription: any Subscription) { inner.receive(subscription, isSuffix) }
-    func receive(_ input: Suffix.Output) -> Subscribers.Demand { inner.receive(input) }
+    func receive(subscription: any Subscription) { inner.receive(subscription, onSuffix: false) }
+    func receive(_ input: Suffix.Output) -> Subscribers.Demand {
+      inner.receive(input, onSuffix: false)
+    }
     func receive(completion: Subscribers.Completion<Suffix.Failure>) {
-      inner.receive(completion, isSuffix)
+      inner.receive(completion, onSuffix: false)
     }
   }
 
-  private func receive(_ subscription: any Subscription, _ isSuffix: Bool) {
+  /// What `Concatenate` subscribes to its suffix; shares the subscription's identifier.
+  struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    let inner: ConcatenateInner
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+    var description: String { "Concatenate" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) { inner.receive(subscription, onSuffix: true) }
+    func receive(_ input: Suffix.Output) -> Subscribers.Demand {
+      inner.receive(input, onSuffix: true)
+    }
+    func receive(completion: Subscribers.Completion<Suffix.Failure>) {
+      inner.receive(completion, onSuffix: true)
+    }
+  }
+
+  private func receive(_ subscription: any Subscription, onSuffix: Bool) {
     lock.lock()
-    guard !ended, isSuffix == onSuffix, self.subscription == nil, let downstream else {
+    switch (phase, onSuffix) {
+    case (.awaitingPrefix, false):
+      phase = .prefix(subscription)
+      let downstream = self.downstream
       lock.unlock()
-      return subscription.cancel()
-    }
-    self.subscription = subscription
-    let first = !handedDownstream
-    handedDownstream = true
-    let demand = self.demand
-    lock.unlock()
-    if first {
-      downstream.receive(subscription: self)
-    } else if demand > 0 {
-      subscription.request(demand)
+      downstream?.receive(subscription: self)
+    case (.awaitingSuffix, true):
+      phase = .suffix(subscription)
+      let demand = self.demand
+      lock.unlock()
+      if demand > 0 { subscription.request(demand) }
+    default:
+      lock.unlock()
+      subscription.cancel()
     }
   }
 
-  private func receive(_ input: Suffix.Output) -> Subscribers.Demand {
+  /// Whether `phase` is the side a value or completion came from.
+  private func isCurrent(onSuffix: Bool) -> Bool {
+    switch phase {
+    case .prefix: !onSuffix
+    case .suffix: onSuffix
+    default: false
+    }
+  }
+
+  private func receive(_ input: Suffix.Output, onSuffix: Bool) -> Subscribers.Demand {
     lock.lock()
-    guard !ended, let downstream else {
+    guard isCurrent(onSuffix: onSuffix), demand > 0, let downstream else {
       lock.unlock()
       return .none
     }
     demand -= 1
     lock.unlock()
     let more = downstream.receive(input)
+    guard more > 0 else { return .none }
     lock.withLock { demand += more }
     return more
   }
 
-  private func receive(_ completion: Subscribers.Completion<Suffix.Failure>, _ isSuffix: Bool) {
-    let next = lock.withLock { () -> Next in
-      guard !ended, isSuffix == onSuffix else { return .nothing }
-      subscription = nil
-      if case .finished = completion, !isSuffix {
-        onSuffix = true
-        return .suffix
-      }
-      ended = true
-      return .complete(downstream.take())
+  private func receive(_ completion: Subscribers.Completion<Suffix.Failure>, onSuffix: Bool) {
+    lock.lock()
+    guard isCurrent(onSuffix: onSuffix) else { return lock.unlock() }
+    if case .finished = completion, !onSuffix, let suffix {
+      phase = .awaitingSuffix
+      lock.unlock()
+      suffix.subscribe(SuffixSide(inner: self))
+      return
     }
-    switch next {
-    case .suffix: suffix.subscribe(Side(inner: self, isSuffix: true))
-    case .complete(let downstream): downstream?.receive(completion: completion)
-    case .nothing: break
-    }
+    phase = .ended
+    let (downstream, suffix) = (self.downstream.take(), self.suffix.take())
+    lock.unlock()
+    withExtendedLifetime(suffix) {}
+    downstream?.receive(completion: completion)
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard !ended else { return nil }
-      demand += newDemand
-      return self.subscription
-    }
+    lock.lock()
+    guard downstream != nil else { return lock.unlock() }
+    demand += newDemand
+    let subscription = phase.subscription
+    lock.unlock()
     subscription?.request(newDemand)
   }
 
   func cancel() {
-    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      guard !ended else { return (nil, nil) }
-      ended = true
-      return (self.subscription.take(), self.downstream.take())
-    }
+    lock.lock()
+    let subscription = phase.subscription
+    phase = .ended
+    let (downstream, suffix) = (self.downstream.take(), self.suffix.take())
+    lock.unlock()
     subscription?.cancel()
-    _ = downstream
+    withExtendedLifetime((downstream, suffix)) {}
   }
 
   var description: String { "Concatenate" }

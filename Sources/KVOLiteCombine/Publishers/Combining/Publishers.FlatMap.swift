@@ -39,7 +39,7 @@ extension Publishers {
       let inner = FlatMapInner<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
       subscriber.receive(subscription: inner)
-      upstream.subscribe(FlatMapInner.UpstreamSide(inner: inner))
+      upstream.subscribe(inner)
     }
   }
 }

@@ -17,9 +17,10 @@ extension Publishers {
     /// The publishers merged, in subscription order.
     public let publishers: [Upstream]
 
-    /// A publisher that merges `publishers`.
-    public init(_ publishers: [Upstream]) {
-      self.publishers = publishers
+    /// A publisher that merges the publishers of `publishers` (any sequence of them, as in
+    /// Combine).
+    public init<S: Swift.Sequence>(_ publishers: S) where S.Element == Upstream {
+      self.publishers = Array(publishers)
     }
 
     /// A publisher that merges `publishers`.

@@ -6,7 +6,8 @@ extension Publishers {
   ///
   /// Upstream is asked for `.unlimited`. Each new publisher is asked for the demand downstream
   /// has left. It finishes when upstream and the current publisher have finished, and fails at
-  /// the first failure of either. Its subscription is "SwitchToLatest".
+  /// the first failure of either. Its subscription is "SwitchToLatest" (see
+  /// `SwitchToLatestInner` for the state machine). Thread-safe.
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
   where Upstream.Output == P, P.Failure == Upstream.Failure {
     /// The kind of values this publisher publishes.
@@ -26,193 +27,213 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let inner = SwitchToLatestInner<P, S>(downstream: subscriber)
-      subscriber.receive(subscription: inner)
-      upstream.subscribe(SwitchToLatestInner.UpstreamSide(inner: inner))
+      let outer = SwitchToLatestInner<P, S>(downstream: subscriber)
+      subscriber.receive(subscription: outer)
+      upstream.subscribe(outer)
     }
   }
 }
 
-/// The subscription of `switchToLatest`: one state behind `lock`, deliveries serialized by a
-/// recursive lock.
-final class SwitchToLatestInner<Child: Publisher, Downstream: Subscriber>: Subscription,
+/// The subscription of `switchToLatest`, which is also what it subscribes to upstream (as in
+/// Combine), with Combine's state machine:
+///
+/// - downstream gets this subscription first; upstream is then subscribed and asked for
+///   `.unlimited`;
+/// - each publisher upstream sends cancels the current one and is subscribed; only the latest
+///   one's events count; its subscription is asked for the demand kept here (downstream's
+///   requests add to it and reach the current subscription);
+/// - a value from the latest publisher uses one unit of the demand (a value nobody asked for
+///   traps, as in Combine); its completion before its subscription traps, as in Combine;
+/// - upstream's `.finished` finishes downstream once the latest publisher has finished (or at
+///   once if there is none, and not while one is being subscribed); a failure of either fails
+///   downstream and cancels the other; after that, the latest publisher's values still reach
+///   the subscriber while it is alive (see ``EndingDownstream``), as in Combine.
+///
+/// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
+/// called with it held. A request for `.none` traps, as in Combine.
+final class SwitchToLatestInner<Child: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
-  // @unchecked: the mutable state is behind `lock`.
+  // @unchecked: the mutable state is behind `lock`; downstream is called under `delivery`.
+  typealias Input = Child
   typealias Failure = Child.Failure
 
-  /// The subscriber, until it has its completion or cancels.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var outer: (any Subscription)?
   private var current: (any Subscription)?
-  private var currentIndex = -1
-  private var nextIndex = 0
+  private var currentIndex = 0
+  private var nextIndex = 1
   private var awaitingCurrent = false
   private var demand = Subscribers.Demand.none
-  private var outerFinished = false
   private var cancelled = false
-  private var completed = false
+  private var finished = false
+  private var sentCompletion = false
 
   init(downstream: Downstream) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
   }
 
-  /// Marks the subscription completed, with the lock held: the subscriber, to send the
-  /// completion to after unlocking.
-  private func complete() -> Downstream? {
-    completed = true
-    return downstream.take()
-  }
-
-  private func send(_ completion: Subscribers.Completion<Failure>, to downstream: Downstream?) {
-    guard let downstream else { return }
+  /// Sends `completion` to the subscriber, let go of now (or, if it was already, to the one
+  /// still alive).
+  private func complete(_ completion: Subscribers.Completion<Failure>, ending: Downstream?) {
+    guard let downstream = ending ?? lock.withLock({ self.downstream.reachable }) else { return }
     delivery.withLock { downstream.receive(completion: completion) }
   }
 
-  // MARK: Upstream
-
-  /// What `switchToLatest` subscribes to upstream.
-  struct UpstreamSide: Subscriber {
-    let inner: SwitchToLatestInner
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
-
-    func receive(subscription: any Subscription) { inner.receiveOuter(subscription) }
-    func receive(_ input: Child) -> Subscribers.Demand { inner.receiveOuter(input) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveOuter(completion) }
-  }
-
-  private func receiveOuter(_ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard outer == nil, !cancelled else { return false }
-      outer = subscription
-      return true
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard outer == nil, !cancelled else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard accepted else { return subscription.cancel() }
+    outer = subscription
+    lock.unlock()
     subscription.request(.unlimited)
   }
 
-  private func receiveOuter(_ child: Child) -> Subscribers.Demand {
-    let (index, previous) = lock.withLock { () -> (Int?, (any Subscription)?) in
-      guard !cancelled, !outerFinished else { return (nil, nil) }
-      let previous = current.take()
-      currentIndex = nextIndex
-      nextIndex += 1
-      awaitingCurrent = true
-      return (currentIndex, previous)
+  func receive(_ input: Child) -> Subscribers.Demand {
+    lock.lock()
+    guard !cancelled, !finished else {
+      lock.unlock()
+      return .none
     }
+    let previous = current.take()
+    let index = nextIndex
+    currentIndex = index
+    nextIndex += 1
+    awaitingCurrent = true
+    lock.unlock()
     previous?.cancel()
-    guard let index else { return .none }
-    child.subscribe(ChildSide(inner: self, index: index))
+    input.subscribe(Side(outer: self, index: index))
     return .none
   }
 
-  private func receiveOuter(_ completion: Subscribers.Completion<Failure>) {
+  func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
     outer = nil
-    outerFinished = true
-    guard !cancelled, !completed else { return lock.unlock() }
+    finished = true
+    guard !cancelled else { return lock.unlock() }
     switch completion {
     case .finished:
       guard !awaitingCurrent, current == nil else { return lock.unlock() }
-      let downstream = complete()
+      sentCompletion = true
+      let ending = downstream.end()
       lock.unlock()
-      send(.finished, to: downstream)
+      complete(completion, ending: ending)
     case .failure:
-      let downstream = complete()
-      let child = current.take()
+      let current = self.current.take()
+      sentCompletion = true
+      let ending = downstream.end()
       lock.unlock()
-      child?.cancel()
-      send(completion, to: downstream)
+      current?.cancel()
+      complete(completion, ending: ending)
     }
   }
 
-  // MARK: Children
+  func request(_ newDemand: Subscribers.Demand) {
+    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    let current = lock.withLock { () -> (any Subscription)? in
+      demand += newDemand
+      return self.current
+    }
+    current?.request(newDemand)
+  }
 
-  /// What `switchToLatest` subscribes to each of upstream's publishers; events of a replaced
-  /// one are ignored.
-  struct ChildSide: Subscriber {
-    let inner: SwitchToLatestInner
+  func cancel() {
+    let (current, outer, ending) = lock.withLock {
+      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
+      cancelled = true
+      return (self.current.take(), self.outer.take(), downstream.end())
+    }
+    current?.cancel()
+    outer?.cancel()
+    withExtendedLifetime(ending) {}
+  }
+
+  // MARK: The latest publisher
+
+  /// What `switchToLatest` subscribes to each of upstream's publishers; the events of one that
+  /// is no longer the latest are ignored.
+  struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    let outer: SwitchToLatestInner
     let index: Int
     let combineIdentifier = CombineIdentifier()
 
-    func receive(subscription: any Subscription) { inner.receiveChild(subscription, index) }
-    func receive(_ input: Child.Output) -> Subscribers.Demand { inner.receiveChild(input, index) }
+    func receive(subscription: any Subscription) { outer.receiveChild(subscription, index) }
+    func receive(_ input: Child.Output) -> Subscribers.Demand { outer.receiveChild(input, index) }
     func receive(completion: Subscribers.Completion<Failure>) {
-      inner.receiveChild(completion, index)
+      outer.receiveChild(completion, index)
     }
+
+    var description: String { "SwitchToLatest" }
+    var customMirror: Mirror {
+      Mirror(self, children: [("parentSubscription", outer.combineIdentifier)])
+    }
+    var playgroundDescription: Any { description }
   }
 
   private func receiveChild(_ subscription: any Subscription, _ index: Int) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard index == currentIndex, !cancelled, current == nil else { return nil }
-      current = subscription
-      awaitingCurrent = false
-      return self.demand
+    lock.lock()
+    guard index == currentIndex, !cancelled, current == nil else {
+      lock.unlock()
+      return subscription.cancel()
     }
-    guard let demand else { return subscription.cancel() }
+    current = subscription
+    awaitingCurrent = false
+    let demand = self.demand
+    lock.unlock()
     if demand > 0 { subscription.request(demand) }
   }
 
   private func receiveChild(_ input: Child.Output, _ index: Int) -> Subscribers.Demand {
-    // Checked and delivered with `delivery` held, so that no value follows the completion.
-    delivery.withLock {
-      lock.lock()
-      guard index == currentIndex, !cancelled, let downstream else {
-        lock.unlock()
-        return .none
-      }
-      demand -= 1
+    lock.lock()
+    guard index == currentIndex, !cancelled else {
       lock.unlock()
-      let more = downstream.receive(input)
-      if more > 0 { lock.withLock { demand += more } }
-      return more
+      return .none
     }
+    guard demand > 0 else {
+      lock.unlock()
+      preconditionFailure("SwitchToLatest received a value that its subscriber did not request")
+    }
+    demand -= 1
+    let downstream = self.downstream.reachable
+    lock.unlock()
+    guard let downstream else { return .none }
+    let more = delivery.withLock { downstream.receive(input) }
+    if more > 0 { lock.withLock { demand += more } }
+    return more
   }
 
   private func receiveChild(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
     lock.lock()
-    guard index == currentIndex, !cancelled, !completed else { return lock.unlock() }
+    guard index == currentIndex, !cancelled else { return lock.unlock() }
+    guard !awaitingCurrent else {
+      lock.unlock()
+      preconditionFailure("SwitchToLatest received a completion before the subscription")
+    }
     current = nil
-    awaitingCurrent = false
     switch completion {
     case .finished:
-      guard outerFinished else { return lock.unlock() }
-      let downstream = complete()
+      guard finished, !sentCompletion else { return lock.unlock() }
+      sentCompletion = true
+      let ending = downstream.end()
       lock.unlock()
-      send(.finished, to: downstream)
+      complete(completion, ending: ending)
     case .failure:
-      let downstream = complete()
+      guard !sentCompletion else { return lock.unlock() }
       cancelled = true
-      let outer = self.outer.take()
+      sentCompletion = true
+      let (outer, ending) = (self.outer.take(), downstream.end())
       lock.unlock()
       outer?.cancel()
-      send(completion, to: downstream)
+      complete(completion, ending: ending)
     }
-  }
-
-  // MARK: Downstream
-
-  func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
-    let child = lock.withLock { () -> (any Subscription)? in
-      demand += newDemand
-      return current
-    }
-    child?.request(newDemand)
-  }
-
-  func cancel() {
-    let (child, outer, downstream) = lock.withLock {
-      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-      cancelled = true
-      return (current.take(), self.outer.take(), self.downstream.take())
-    }
-    child?.cancel()
-    outer?.cancel()
-    _ = downstream
   }
 
   var description: String { "SwitchToLatest" }

@@ -4,8 +4,10 @@ import KVOLiteLocking
 /// in one queue per upstream and combined by `combine` (which knows their types).
 ///
 /// As Combine's: downstream is handed the subscription once every upstream has subscribed;
-/// downstream's demand is asked of every upstream (the demand answered while a value is being
-/// delivered goes back to that value's upstream as its `receive` result); a tuple goes out as
+/// downstream's demand is asked of every upstream, except that while a tuple is being
+/// delivered, what downstream requests (from inside `receive` or from another thread) goes back
+/// to the upstream whose value completed the tuple as that value's `receive` result, with the
+/// demand downstream answers (which the other upstreams are asked for); a tuple goes out as
 /// soon as every queue has a value; it finishes when an upstream has finished and its queue
 /// is empty (no more tuples are possible), cancelling the others, and fails at the first
 /// failure. Deliveries are serialized by a recursive lock, under which each tuple is also made,
@@ -24,15 +26,19 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var subscriptions: [(any Subscription)?]
-  private var queues: [[Any]]
+  private var queues: [FIFO<Any>]
   private var finished: [Bool]
   private var subscribedCount = 0
+  /// The upstream whose value completed the tuple being delivered, and what downstream has
+  /// requested meanwhile.
+  private var delivering: Int?
+  private var raisedWhileDelivering = Subscribers.Demand.none
 
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
     self.downstream = downstream
     self.combine = combine
     subscriptions = Array(repeating: nil, count: count)
-    queues = Array(repeating: [], count: count)
+    queues = Array(repeating: FIFO(), count: count)
     finished = Array(repeating: false, count: count)
   }
 
@@ -66,25 +72,36 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   }
 
   private func receive(_ input: Any, _ index: Int) -> Subscribers.Demand {
-    let (more, others) = delivery.withLock { () -> (Subscribers.Demand, [any Subscription]) in
+    let (answered, raised, others) = delivery.withLock {
+      () -> (Subscribers.Demand, Subscribers.Demand, [any Subscription]) in
       lock.lock()
       guard let downstream else {
         lock.unlock()
-        return (.none, [])
+        return (.none, .none, [])
       }
       queues[index].append(input)
       guard queues.allSatisfy({ !$0.isEmpty }) else {
         lock.unlock()
-        return (.none, [])
+        return (.none, .none, [])
       }
       let values = queues.indices.map { queues[$0].removeFirst() }
       let others = subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
+      delivering = index
       lock.unlock()
-      return (downstream.receive(combine(values)), others)
+      let answered = downstream.receive(combine(values))
+      let raised = lock.withLock { () -> Subscribers.Demand in
+        defer {
+          delivering = nil
+          raisedWhileDelivering = .none
+        }
+        return raisedWhileDelivering
+      }
+      return (answered, raised, others)
     }
-    if more > 0 { for other in others { other.request(more) } }
+    // What downstream requested while delivering went to the others then.
+    if answered > 0 { for other in others { other.request(answered) } }
     finishIfExhausted()
-    return more
+    return answered + raised
   }
 
   private func receive(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
@@ -106,14 +123,14 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
 
   /// Finishes if an upstream has finished with nothing left in its queue.
   private func finishIfExhausted() {
-    let ended = lock.withLock { () -> (Downstream, [any Subscription], [[Any]])? in
+    let ended = lock.withLock { () -> (Downstream, [any Subscription], [FIFO<Any>])? in
       guard downstream != nil,
         queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty })
       else { return nil }
       let others = subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }
       defer {
         subscriptions = subscriptions.map { _ in nil }
-        queues = queues.map { _ in [] }
+        queues = queues.map { _ in FIFO() }
       }
       // The values left in the queues are released after unlocking, with the rest.
       return (downstream.take()!, others, queues)
@@ -125,16 +142,21 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
-    let targets = lock.withLock { downstream == nil ? [] : subscriptions.compactMap { $0 } }
+    let targets = lock.withLock { () -> [any Subscription] in
+      guard downstream != nil else { return [] }
+      guard let delivering else { return subscriptions.compactMap { $0 } }
+      raisedWhileDelivering += demand
+      return subscriptions.enumerated().compactMap { $0.offset == delivering ? nil : $0.element }
+    }
     for target in targets { target.request(demand) }
   }
 
   func cancel() {
     let (targets, downstream, queues) = lock.withLock {
-      () -> ([any Subscription], Downstream?, [[Any]]) in
+      () -> ([any Subscription], Downstream?, [FIFO<Any>]) in
       defer {
         subscriptions = subscriptions.map { _ in nil }
-        self.queues = self.queues.map { _ in [] }
+        self.queues = self.queues.map { _ in FIFO() }
       }
       return (subscriptions.compactMap { $0 }, self.downstream.take(), self.queues)
     }

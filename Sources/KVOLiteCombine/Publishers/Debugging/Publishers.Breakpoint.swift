@@ -44,7 +44,10 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(BreakpointSide(breakpoint: self, downstream: subscriber))
+      upstream.subscribe(
+        BreakpointSide<Upstream, S>(
+          receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+          receiveCompletion: receiveCompletion, downstream: subscriber))
     }
   }
 }
@@ -56,22 +59,26 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  let breakpoint: Publishers.Breakpoint<Upstream>
+  // The closures, not the `Breakpoint` publisher: a subscription does not keep the upstream
+  // publisher alive.
+  let receiveSubscription: ((any Subscription) -> Bool)?
+  let receiveOutput: ((Upstream.Output) -> Bool)?
+  let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
   let downstream: Downstream
   let combineIdentifier = CombineIdentifier()
 
   func receive(subscription: any Subscription) {
-    if breakpoint.receiveSubscription?(subscription) == true { stopInDebugger() }
+    if receiveSubscription?(subscription) == true { stopInDebugger() }
     downstream.receive(subscription: subscription)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    if breakpoint.receiveOutput?(input) == true { stopInDebugger() }
+    if receiveOutput?(input) == true { stopInDebugger() }
     return downstream.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    if breakpoint.receiveCompletion?(completion) == true { stopInDebugger() }
+    if receiveCompletion?(completion) == true { stopInDebugger() }
     downstream.receive(completion: completion)
   }
 

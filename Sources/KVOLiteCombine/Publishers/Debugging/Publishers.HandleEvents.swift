@@ -2,7 +2,8 @@ import KVOLiteLocking
 
 extension Publishers {
   /// A publisher that calls closures when publishing events happen, for side effects such as
-  /// logging.
+  /// logging. Its subscription is "HandleEvents" (see `HandleEventsInner` for the state
+  /// machine); it keeps the closures, not the upstream publisher. Thread-safe.
   public struct HandleEvents<Upstream: Publisher>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -46,11 +47,20 @@ extension Publishers {
   }
 }
 
-/// The subscription of `handleEvents` ("HandleEvents"): calls each hook, then passes the event
-/// on, as Combine does: hooks run whatever the state (a value before subscription is reported
-/// and passed on), a request hook sees every demand downstream asks for (through `request` or
-/// returned from a value, if not `.none`), and the hooks are released, outside the lock, when
-/// the subscription completes or is cancelled, as is its downstream.
+/// The subscription of `handleEvents`, with Combine's state machine:
+///
+/// - each event calls its closure, then goes on: the subscription is taken once (a second is
+///   cancelled, its closure called all the same), a value and a completion are handed on even
+///   before the subscription, a request (`.none` too) reaches upstream once it is subscribed,
+///   a cancel before the subscription only calls its closure;
+/// - the demand downstream answers a value with is reported to `receiveRequest` and returned;
+/// - at the completion or a cancel the closures are let go of; what a misbehaving upstream
+///   sends afterwards still reaches the subscriber while it is alive (see
+///   ``EndingDownstream``), without the closures.
+///
+/// It keeps the closures, not the `HandleEvents` publisher: the upstream publisher is not kept
+/// alive by a subscription. Thread-safe: one state behind one lock; closures and downstream
+/// are called after unlocking.
 private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -60,68 +70,80 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
-  private let lock = Lock()
-  private var status = SubscriptionStatus.awaitingSubscription
-  /// The hooks; `nil` once the subscription has ended.
-  private var events: Publishers.HandleEvents<Upstream>?
-
-  init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
-    self.downstream = downstream
-    self.events = events
+  /// The closures, until the end.
+  private struct Hooks {
+    var receiveSubscription: ((any Subscription) -> Void)?
+    var receiveOutput: ((Input) -> Void)?
+    var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    var receiveCancel: (() -> Void)?
+    var receiveRequest: ((Subscribers.Demand) -> Void)?
   }
 
-  private var hooks: Publishers.HandleEvents<Upstream>? { lock.withLock { events } }
+  private var downstream: EndingDownstream<Downstream>
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  private var hooks: Hooks?
 
-  /// What the subscription lets go of when it ends: upstream's subscription, the hooks and the
-  /// subscriber, released by the caller after the lock.
-  private typealias Ended = (
-    subscription: (any Subscription)?, events: Publishers.HandleEvents<Upstream>?,
-    downstream: Downstream?
-  )
+  init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
+    self.downstream = EndingDownstream(downstream)
+    hooks = Hooks(
+      receiveSubscription: events.receiveSubscription, receiveOutput: events.receiveOutput,
+      receiveCompletion: events.receiveCompletion, receiveCancel: events.receiveCancel,
+      receiveRequest: events.receiveRequest)
+  }
 
-  /// Ends the subscription, with the lock held.
-  private func end() -> Ended {
-    defer { status = .terminal }
-    return (status.subscription, events.take(), downstream.take())
+  /// The hooks until the end, for calling after unlocking.
+  private var current: Hooks? { lock.withLock { hooks } }
+
+  /// Ends, with the lock held: what was let go of, for release after unlocking.
+  private func terminate() -> (Hooks?, Downstream?) {
+    status = .terminal
+    return (hooks.take(), downstream.end())
   }
 
   func receive(subscription: any Subscription) {
-    hooks?.receiveSubscription?(subscription)
-    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+    current?.receiveSubscription?(subscription)
+    lock.lock()
+    guard status.accept(subscription), let downstream = downstream.live else {
+      lock.unlock()
       return subscription.cancel()
     }
+    lock.unlock()
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    let events = self.events
-    let downstream = self.downstream
-    lock.unlock()
-    events?.receiveOutput?(input)
+    let (hooks, downstream) = lock.withLock { (self.hooks, self.downstream.reachable) }
+    hooks?.receiveOutput?(input)
     guard let downstream else { return .none }
     let demand = downstream.receive(input)
-    if demand != .none { hooks?.receiveRequest?(demand) }
+    if demand != .none { current?.receiveRequest?(demand) }
     return demand
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    hooks?.receiveCompletion?(completion)
-    let ended = lock.withLock { end() }
-    ended.downstream?.receive(completion: completion)
+    current?.receiveCompletion?(completion)
+    let (hooks, ended, reachable) = lock.withLock { () -> (Hooks?, Downstream?, Downstream?) in
+      let (hooks, ended) = terminate()
+      return (hooks, ended, ended == nil ? downstream.reachable : nil)
+    }
+    withExtendedLifetime(hooks) {}
+    (ended ?? reachable)?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    hooks?.receiveRequest?(demand)
+    current?.receiveRequest?(demand)
     lock.withLock { status.subscription }?.request(demand)
   }
 
   func cancel() {
-    hooks?.receiveCancel?()
-    let ended = lock.withLock { () -> Ended? in status.isSubscribed ? end() : nil }
-    ended?.subscription?.cancel()
+    current?.receiveCancel?()
+    let ended = lock.withLock { () -> (any Subscription, (Hooks?, Downstream?))? in
+      guard let subscription = status.subscription else { return nil }
+      return (subscription, terminate())
+    }
+    ended?.0.cancel()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { "HandleEvents" }

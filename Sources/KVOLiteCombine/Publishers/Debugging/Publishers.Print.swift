@@ -36,39 +36,55 @@ extension Publishers {
   }
 }
 
-/// Where a `print` operator writes (a copy of the stream, written from the event's thread).
+/// Where a `print` operator writes: a copy of the stream, or standard output. Each line is
+/// written as `Swift.print` writes it (the separator before it, the line, then the newline), as
+/// Combine's does. Writes are serialized by a recursive lock: events may come from several
+/// threads at once (upstream's values, downstream's requests and cancel).
 private final class PrintTarget: @unchecked Sendable {
-  // @unchecked: written only from the events of one subscription, which do not overlap.
-  var stream: (any TextOutputStream)?
-  init(_ stream: (any TextOutputStream)?) { self.stream = stream }
+  // @unchecked: `stream` is only used with `writing` held.
+  private struct Stream: TextOutputStream {
+    var stream: any TextOutputStream
+    mutating func write(_ string: String) { stream.write(string) }
+  }
+
+  private var stream: Stream?
+  private let writing = RecursiveLock()
+
+  init(_ stream: (any TextOutputStream)?) { self.stream = stream.map(Stream.init) }
 
   func write(_ line: String) {
-    if stream == nil {
-      Swift.print(line)
-    } else {
-      stream!.write(line + "\n")
+    writing.withLock {
+      if stream == nil {
+        Swift.print(line)
+      } else {
+        Swift.print(line, to: &stream!)
+      }
     }
   }
 }
 
-/// The subscription of `print`.
+/// The subscription of `print`, with Combine's state machine: each event is printed, then
+/// goes on; values and completions are handed on even before the subscription and after the
+/// end (to a subscriber that is still alive, see ``EndingDownstream``); requests and cancels
+/// are printed whenever they come, and reach upstream while it is subscribed; a cancel before
+/// the subscription is only printed. Thread-safe: the state is behind `lock`; lines are
+/// written and downstream called after unlocking.
 private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  // @unchecked: `status` is behind `lock`.
+  // @unchecked: `status` and `downstream` are behind `lock`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let prefix: String
   private let target: PrintTarget
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
 
   init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
     self.prefix = prefix.isEmpty ? "" : prefix + ": "
     target = PrintTarget(stream)
   }
@@ -82,7 +98,9 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
 
   func receive(subscription: any Subscription) {
     log("receive subscription: (\(subscription))")
-    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+    guard
+      let downstream = lock.withLock({ status.accept(subscription) ? downstream.live : nil })
+    else {
       return subscription.cancel()
     }
     downstream.receive(subscription: self)
@@ -90,7 +108,7 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
 
   func receive(_ input: Input) -> Subscribers.Demand {
     log("receive value: (\(input))")
-    guard let downstream = lock.withLock({ downstream }) else { return .none }
+    guard let downstream = lock.withLock({ downstream.reachable }) else { return .none }
     let demand = downstream.receive(input)
     log(demand, synchronous: true)
     return demand
@@ -103,7 +121,7 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
     }
     let downstream = lock.withLock { () -> Downstream? in
       status = .terminal
-      return self.downstream.take()
+      return self.downstream.end() ?? self.downstream.reachable
     }
     downstream?.receive(completion: completion)
   }
@@ -118,10 +136,10 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
     let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       guard let subscription = status.subscription else { return (nil, nil) }
       status = .terminal
-      return (subscription, self.downstream.take())
+      return (subscription, self.downstream.end())
     }
     subscription?.cancel()
-    _ = downstream
+    withExtendedLifetime(downstream) {}
   }
 
   var description: String { "Print" }

@@ -1,10 +1,22 @@
 import KVOLiteLocking
 
-/// The subscription of `catch` and `tryCatch`, with Combine's states: waiting for upstream's
-/// subscription, subscribed to upstream, waiting for the replacement's subscription,
-/// subscribed to the replacement, ended. Downstream's remaining demand is counted so that the
-/// replacement is asked for it. A request before upstream's subscription, or a completion
-/// before it, is a programming error and traps.
+/// The subscription of `catch` and `tryCatch`, with Combine's state machine: waiting for
+/// upstream's subscription, subscribed to upstream, waiting for the replacement's subscription,
+/// subscribed to the replacement, ended.
+///
+/// - Downstream's demand is counted while upstream is subscribed, so that the replacement is
+///   asked for what is left; a value from upstream that downstream did not ask for traps, as
+///   in Combine; values from the replacement are handed on as they come.
+/// - A `.finished` from upstream ends it, otherwise it is ignored; a failure from upstream
+///   subscribes the replacement, is ignored after the end, and traps when it arrives before
+///   upstream's subscription or a second time (as in Combine).
+/// - Requests and cancels go to whichever side is subscribed; a request for `.none`, or before
+///   the subscription, traps; a cancel while the replacement is being subscribed does nothing
+///   (the replacement is then asked for the demand and delivers, as in Combine).
+/// - Values that upstream sends after the end still reach the subscriber while it is alive
+///   (see ``EndingDownstream``); the handler is let go of at the end.
+///
+/// Thread-safe: one state behind one lock; nothing is called with it held.
 final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -19,8 +31,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     case ended
   }
 
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let name: String
   private let mapFailure: (NewPublisher.Failure) -> Downstream.Failure
   /// Makes the replacement; let go of when the subscription ends.
@@ -34,18 +45,29 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     mapFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
     handler: @escaping (Upstream.Failure) throws(Downstream.Failure) -> NewPublisher
   ) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
     self.name = name
     self.mapFailure = mapFailure
     self.handler = handler
   }
 
+  /// Ends, with the lock held: what was let go of, to complete or release after unlocking.
+  private func end() -> (downstream: Downstream?, handler: Any?) {
+    state = .ended
+    return (downstream.end(), handler.take())
+  }
+
   // MARK: Upstream
 
-  /// What `catch` subscribes to upstream.
-  struct UpstreamSide: Subscriber {
+  /// What `catch` subscribes to upstream; shares the subscription's identifier and reflection.
+  struct UpstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     let inner: CatchInner
     var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+    var description: String { inner.description }
+    var customMirror: Mirror { inner.customMirror }
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) { inner.receiveUpstream(subscription) }
     func receive(_ input: Upstream.Output) -> Subscribers.Demand { inner.receiveUpstream(input) }
@@ -56,7 +78,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
   private func receiveUpstream(_ subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingUpstream = state, let downstream else {
+    guard case .awaitingUpstream = state, let downstream = downstream.live else {
       lock.unlock()
       return subscription.cancel()
     }
@@ -67,21 +89,17 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
 
   private func receiveUpstream(_ input: Upstream.Output) -> Subscribers.Demand {
     lock.lock()
-    guard let downstream else {
+    guard demand > 0 else {
       lock.unlock()
-      return .none
+      preconditionFailure("\(name) received a value that its subscriber did not request")
     }
     demand -= 1
+    let downstream = self.downstream.reachable
     lock.unlock()
+    guard let downstream else { return .none }
     let more = downstream.receive(input)
-    lock.withLock { demand += more }
+    if more > 0 { lock.withLock { demand += more } }
     return more
-  }
-
-  /// Ends, with the lock held: what was let go of, to complete or release after unlocking.
-  private func end() -> (downstream: Downstream?, handler: Any?) {
-    state = .ended
-    return (downstream.take(), handler.take())
   }
 
   private func receiveUpstream(_ completion: Subscribers.Completion<Upstream.Failure>) {
@@ -101,20 +119,28 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
         let ended = lock.withLock { end() }
         ended.downstream?.receive(completion: .failure(error))
       }
-    case (.awaitingUpstream, _):
+    case (_, .finished), (.ended, .failure):
       lock.unlock()
-      preconditionFailure("\(name) received a completion before receiving a subscription")
-    case (.ended, _), (.awaitingReplacement, _), (.replacement, _):
+    case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure),
+      (.replacement, .failure):
       lock.unlock()
+      preconditionFailure(
+        "\(name) received a failure before its subscription, or after it had one")
     }
   }
 
   // MARK: Replacement
 
-  /// What `catch` subscribes to the replacement publisher.
-  struct ReplacementSide: Subscriber {
+  /// What `catch` subscribes to the replacement publisher; shares the subscription's
+  /// identifier and reflection.
+  struct ReplacementSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     let inner: CatchInner
     var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+    var description: String { inner.description }
+    var customMirror: Mirror { inner.customMirror }
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) { inner.receiveReplacement(subscription) }
     func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
@@ -135,6 +161,11 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     if demand > 0 { subscription.request(demand) }
   }
 
+  private func receiveReplacement(_ input: NewPublisher.Output) -> Subscribers.Demand {
+    guard let downstream = lock.withLock({ downstream.reachable }) else { return .none }
+    return downstream.receive(input)
+  }
+
   private func receiveReplacement(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
     let ended = lock.withLock { () -> (downstream: Downstream?, handler: Any?)? in
       guard case .replacement = state else { return nil }
@@ -145,11 +176,6 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     case .finished: downstream.receive(completion: .finished)
     case .failure(let error): downstream.receive(completion: .failure(mapFailure(error)))
     }
-  }
-
-  private func receiveReplacement(_ input: NewPublisher.Output) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ downstream }) else { return .none }
-    return downstream.receive(input)
   }
 
   // MARK: Downstream
@@ -177,26 +203,22 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   }
 
   func cancel() {
-    let (subscription, ended) = lock.withLock {
-      () -> ((any Subscription)?, (downstream: Downstream?, handler: Any?)?) in
-      switch state {
-      case .upstream(let subscription), .replacement(let subscription):
-        return (subscription, end())
-      case .awaitingReplacement:
-        return (nil, end())
-      case .awaitingUpstream, .ended:
-        return (nil, nil)
-      }
+    lock.lock()
+    switch state {
+    case .upstream(let subscription), .replacement(let subscription):
+      let ended = end()
+      lock.unlock()
+      subscription.cancel()
+      withExtendedLifetime(ended) {}
+    case .awaitingUpstream, .awaitingReplacement, .ended:
+      lock.unlock()
     }
-    subscription?.cancel()
-    withExtendedLifetime(ended) {}
   }
 
   var description: String { name }
   var customMirror: Mirror {
-    Mirror(
-      self,
-      children: lock.withLock { [("downstream", downstream as Any), ("demand", demand as Any)] })
+    let (downstream, demand) = lock.withLock { (self.downstream.reachable, self.demand) }
+    return Mirror(self, children: [("downstream", downstream as Any), ("demand", demand)])
   }
   var playgroundDescription: Any { description }
 }

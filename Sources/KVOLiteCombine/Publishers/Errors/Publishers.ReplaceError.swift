@@ -5,7 +5,7 @@ extension Publishers {
   ///
   /// Its subscription ("ReplaceError") keeps count of downstream's demand: the replacement is
   /// sent when upstream fails if downstream has demand left, otherwise on downstream's next
-  /// request.
+  /// request. A value that downstream did not ask for traps, as in Combine.
   public struct ReplaceError<Upstream: Publisher>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -71,6 +71,10 @@ where Downstream.Failure == Never {
     guard status.isSubscribed, let downstream else {
       lock.unlock()
       return .none
+    }
+    guard demand > 0 else {
+      lock.unlock()
+      preconditionFailure("ReplaceError received a value that its subscriber did not request")
     }
     demand -= 1
     lock.unlock()

@@ -5,7 +5,7 @@ extension Publishers {
   /// (or forever), asking the new subscription for the demand downstream has left.
   ///
   /// Downstream receives one subscription ("Retry") for all the attempts. After the last
-  /// attempt fails, the failure is passed on.
+  /// attempt fails, the failure is passed on. Thread-safe.
   public struct Retry<Upstream: Publisher>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -14,7 +14,8 @@ extension Publishers {
 
     /// The publisher subscribed to again.
     public let upstream: Upstream
-    /// How many times to subscribe again; `nil` for no limit.
+    /// How many times to subscribe again; `nil` or a negative number for no limit (as in
+    /// Combine, which counts a negative number down without reaching zero).
     public let retries: Int?
 
     /// `upstream`, subscribed to again up to `retries` times after failures.
@@ -27,116 +28,127 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      RetryInner(upstream: upstream, downstream: subscriber, retries: retries).start()
+      upstream.subscribe(RetryInner(upstream: upstream, downstream: subscriber, retries: retries))
     }
   }
 }
 
-/// The subscription of `retry`.
-private final class RetryInner<Upstream: Publisher, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+/// The subscription of `retry`, which is also what it subscribes to upstream for every attempt
+/// (as in Combine), with Combine's state machine:
+///
+/// - downstream gets this subscription with the first attempt's subscription; each later
+///   attempt's subscription is asked for the demand downstream has left;
+/// - a value uses one unit of that demand (a value nobody asked for traps, as in Combine); the
+///   demand downstream answers with is requested from upstream, not returned;
+/// - a failure subscribes again while attempts are left: a count of `n` allows `n` more, a
+///   negative count never runs out, `nil` is unlimited; an attempt that fails while it is being
+///   subscribed is retried once that subscribe returns (no deeper recursion);
+/// - a `.finished`, even one sent while an attempt is being subscribed, ends it; so does the
+///   last failure, and a cancel (which cancels the current attempt). After the end, events are
+///   ignored and it lets go of its subscriber and the upstream publisher (after unlocking).
+///
+/// Thread-safe: one state behind one lock; nothing is called with it held.
+private final class RetryInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked: the mutable state is behind `lock`.
-  private let upstream: Upstream
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
-  private let lock = Lock()
-  /// Attempts left; `nil` for no limit.
-  private var retries: Int?
-  private var subscription: (any Subscription)?
-  private var attempt = 0
-  private var demand = Subscribers.Demand.none
-  private var handedDownstream = false
-  private var ended = false
+  typealias Input = Upstream.Output
+  typealias Failure = Upstream.Failure
 
-  /// What a completion of an attempt leads to: another attempt, or the completion of the
-  /// subscriber let go of.
-  private enum Next {
-    case again
-    case complete(Downstream?)
-    case nothing
-  }
+  private let lock = Lock()
+  /// The publisher to subscribe again, and the subscriber, until the end.
+  private var upstream: Upstream?
+  private var downstream: Downstream?
+  private var subscription: (any Subscription)?
+  /// Attempts left; `nil` for no limit (a negative count counts down without reaching zero).
+  private var remaining: Int?
+  private var downstreamNeedsSubscription = true
+  private var demand = Subscribers.Demand.none
+  /// Whether an attempt is being subscribed (a failure meanwhile only asks for another).
+  private var subscribing = false
+  private var needsSubscribe = false
 
   init(upstream: Upstream, downstream: Downstream, retries: Int?) {
     self.upstream = upstream
     self.downstream = downstream
-    self.retries = retries
+    remaining = retries
   }
 
-  func start() {
-    let current = lock.withLock { attempt }
-    upstream.subscribe(Side(inner: self, attempt: current))
-  }
-
-  /// What `retry` subscribes to upstream, once per attempt; events of an old attempt are
-  /// ignored.
-  struct Side: Subscriber {
-    let inner: RetryInner
-    let attempt: Int
-    let combineIdentifier = CombineIdentifier()
-
-    func receive(subscription: any Subscription) { inner.receive(subscription, attempt) }
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand { inner.receive(input, attempt) }
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      inner.receive(completion, attempt)
-    }
-  }
-
-  private func receive(_ subscription: any Subscription, _ attempt: Int) {
+  func receive(subscription: any Subscription) {
     lock.lock()
-    guard !ended, attempt == self.attempt, self.subscription == nil, let downstream else {
+    guard let downstream, self.subscription == nil else {
       lock.unlock()
       return subscription.cancel()
     }
     self.subscription = subscription
-    let first = !handedDownstream
-    handedDownstream = true
+    let needsSubscription = downstreamNeedsSubscription
+    downstreamNeedsSubscription = false
     let demand = self.demand
     lock.unlock()
-    if first {
-      downstream.receive(subscription: self)
-    } else if demand > 0 {
-      subscription.request(demand)
-    }
+    if needsSubscription { downstream.receive(subscription: self) }
+    if demand > 0 { subscription.request(demand) }
   }
 
-  private func receive(_ input: Upstream.Output, _ attempt: Int) -> Subscribers.Demand {
+  func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard !ended, attempt == self.attempt, let downstream else {
+    guard let downstream else {
       lock.unlock()
       return .none
+    }
+    guard demand > 0 else {
+      lock.unlock()
+      preconditionFailure("Retry received a value that its subscriber did not request")
     }
     demand -= 1
     lock.unlock()
     let more = downstream.receive(input)
-    lock.withLock { demand += more }
-    return more
+    guard more > 0 else { return .none }
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      guard self.downstream != nil else { return nil }
+      demand += more
+      return self.subscription
+    }
+    subscription?.request(more)
+    return .none
   }
 
-  private func receive(_ completion: Subscribers.Completion<Upstream.Failure>, _ attempt: Int) {
-    let next = lock.withLock { () -> Next in
-      guard !ended, attempt == self.attempt else { return .nothing }
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard downstream != nil else { return lock.unlock() }
+    if case .failure = completion, remaining != 0 {
       subscription = nil
-      if case .failure = completion, retries.map({ $0 > 0 }) ?? true {
-        retries = retries.map { $0 - 1 }
-        self.attempt += 1
-        return .again
+      remaining = remaining.map { $0 &- 1 }
+      guard !subscribing else {
+        needsSubscribe = true
+        return lock.unlock()
       }
-      ended = true
-      return .complete(downstream.take())
+      repeat {
+        subscribing = true
+        needsSubscribe = false
+        let upstream = self.upstream
+        lock.unlock()
+        upstream?.subscribe(self)
+        lock.lock()
+        subscribing = false
+      } while needsSubscribe && downstream != nil
+      return lock.unlock()
     }
-    switch next {
-    case .again: start()
-    case .complete(let downstream): downstream?.receive(completion: completion)
-    case .nothing: break
-    }
+    let (downstream, upstream, subscription) = end()
+    lock.unlock()
+    withExtendedLifetime((upstream, subscription)) {}
+    downstream?.receive(completion: completion)
+  }
+
+  /// Ends, with the lock held: what was let go of, for the caller to complete or release
+  /// after unlocking.
+  private func end() -> (Downstream?, Upstream?, (any Subscription)?) {
+    (downstream.take(), upstream.take(), subscription.take())
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     let subscription = lock.withLock { () -> (any Subscription)? in
-      guard !ended else { return nil }
+      guard downstream != nil else { return nil }
       demand += newDemand
       return self.subscription
     }
@@ -144,13 +156,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func cancel() {
-    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      guard !ended else { return (nil, nil) }
-      ended = true
-      return (self.subscription.take(), self.downstream.take())
-    }
+    let (downstream, upstream, subscription) = lock.withLock { end() }
     subscription?.cancel()
-    _ = downstream
+    withExtendedLifetime((downstream, upstream)) {}
   }
 
   var description: String { "Retry" }

@@ -6,7 +6,8 @@ extension Publishers {
   ///
   /// As Combine's: the other publisher is asked for one value; values dropped before it use up
   /// downstream's demand (they are not replaced); if the other publisher completes without a
-  /// value, that completion ends this publisher too. Its subscription is "DropUntilOutput".
+  /// value, that completion ends this publisher too. Its subscription is "DropUntilOutput"
+  /// (see `DropUntilOutputInner` for the whole state machine). Thread-safe.
   public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
   where Upstream.Failure == Other.Failure {
     /// The kind of values this publisher publishes.
@@ -29,140 +30,161 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let inner = DropUntilOutputInner<Other, S>(downstream: subscriber)
+      let inner = DropUntilOutputInner<Upstream.Output, Other, S>(downstream: subscriber)
       subscriber.receive(subscription: inner)
-      other.subscribe(DropUntilOutputInner.Trigger(inner: inner))
-      upstream.subscribe(DropUntilOutputInner.UpstreamSide(inner: inner))
+      other.subscribe(DropUntilOutputInner.OtherSide(inner: inner))
+      upstream.subscribe(inner)
     }
   }
 }
 
-/// The subscription of `drop(untilOutputFrom:)`.
-final class DropUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Downstream.Failure == Other.Failure {
-  // @unchecked: the mutable state is behind `lock`.
+/// The subscription of `drop(untilOutputFrom:)`, which is also what it subscribes to
+/// upstream (as in Combine), with Combine's state machine:
+///
+/// - downstream gets this subscription first; then the other publisher is subscribed and asked
+///   for one value; then upstream is subscribed and asked for what downstream asked for so far
+///   (requests, `.none` included, go to upstream once it is subscribed);
+/// - until the other publisher's first value, upstream's values are dropped, each using up one
+///   unit of the demand (a value nobody asked for traps, as in Combine); after it, they are
+///   handed on as they come;
+/// - the other publisher's completion before its first value cancels upstream and is handed on
+///   (each time it comes, as in Combine); after its first value, it is ignored;
+/// - upstream's first completion is handed on; a cancel cancels upstream, then the other
+///   publisher, and a subscription that arrives later is cancelled.
+///
+/// Events after the end reach the subscriber while it is alive (see ``EndingDownstream``).
+/// Calls to downstream are serialized by a recursive lock; the state is behind `lock`, and
+/// nothing is called with it held. Thread-safe.
+final class DropUntilOutputInner<Input, Other: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Other.Failure {
+  // @unchecked: the mutable state is behind `lock`; downstream is called under `delivery`.
   typealias Failure = Other.Failure
 
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var upstream: (any Subscription)?
-  private var trigger: (any Subscription)?
+  private var other: (any Subscription)?
   private var triggered = false
-  private var demand = Subscribers.Demand.none
-  private var ended = false
+  private var pendingDemand = Subscribers.Demand.none
+  private var cancelled = false
 
   init(downstream: Downstream) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
   }
 
-  /// What `drop(untilOutputFrom:)` subscribes to upstream.
-  struct UpstreamSide: Subscriber {
-    let inner: DropUntilOutputInner
-    let combineIdentifier = CombineIdentifier()
-
-    func receive(subscription: any Subscription) { inner.receiveUpstream(subscription) }
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.end(with: completion) }
-  }
-
-  /// What `drop(untilOutputFrom:)` subscribes to the other publisher.
-  struct Trigger: Subscriber {
+  /// What `drop(untilOutputFrom:)` subscribes to the other publisher; shares the subscription's
+  /// identifier.
+  struct OtherSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     let inner: DropUntilOutputInner
     var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+    var description: String { "DropUntilOutput" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
 
-    func receive(subscription: any Subscription) { inner.receiveTrigger(subscription) }
-    func receive(_ input: Other.Output) -> Subscribers.Demand { inner.fire() }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.triggerCompleted(completion) }
+    func receive(subscription: any Subscription) { inner.receiveOther(subscription) }
+    func receive(_ input: Other.Output) -> Subscribers.Demand { inner.receiveOther(input) }
+    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveOther(completion) }
   }
 
-  private func receiveUpstream(_ subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard upstream == nil, !ended else { return nil }
-      upstream = subscription
-      return self.demand
-    }
-    guard let demand else { return subscription.cancel() }
-    if demand > 0 { subscription.request(demand) }
-  }
-
-  private func receiveUpstream(_ input: Downstream.Input) -> Subscribers.Demand {
-    // Checked and delivered with `delivery` held, so that no value follows the completion.
-    delivery.withLock {
-      lock.lock()
-      guard triggered, let downstream else {
-        demand -= 1
-        lock.unlock()
-        return .none
-      }
-      lock.unlock()
-      return downstream.receive(input)
-    }
-  }
-
-  func end(with completion: Subscribers.Completion<Failure>) {
-    let (downstream, trigger) = lock.withLock { () -> (Downstream?, (any Subscription)?) in
-      guard !ended else { return (nil, nil) }
-      ended = true
-      return (self.downstream.take(), self.trigger.take())
-    }
-    trigger?.cancel()
-    guard let downstream else { return }
+  /// Hands `completion` on: to the subscriber, let go of now if the operator had not ended, or
+  /// to the one still alive.
+  private func deliver(_ completion: Subscribers.Completion<Failure>, ending: Downstream?) {
+    guard let downstream = ending ?? lock.withLock({ self.downstream.reachable }) else { return }
     delivery.withLock { downstream.receive(completion: completion) }
   }
 
-  private func receiveTrigger(_ subscription: any Subscription) {
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard upstream == nil, !cancelled else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    upstream = subscription
+    let demand = pendingDemand
+    lock.unlock()
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard triggered, !cancelled else {
+      guard pendingDemand > 0 else {
+        lock.unlock()
+        preconditionFailure("DropUntilOutput received a value that its subscriber did not request")
+      }
+      pendingDemand -= 1
+      lock.unlock()
+      return .none
+    }
+    let downstream = self.downstream.reachable
+    lock.unlock()
+    guard let downstream else { return .none }
+    return delivery.withLock { downstream.receive(input) }
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard !cancelled else { return lock.unlock() }
+    cancelled = true
+    let ending = downstream.end()
+    lock.unlock()
+    deliver(completion, ending: ending)
+  }
+
+  private func receiveOther(_ subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
-      guard trigger == nil, !ended, !triggered else { return false }
-      trigger = subscription
+      guard other == nil else { return false }
+      other = subscription
       return true
     }
     guard accepted else { return subscription.cancel() }
     subscription.request(.max(1))
   }
 
-  private func fire() -> Subscribers.Demand {
-    let trigger = lock.withLock { () -> (any Subscription)? in
+  private func receiveOther(_ input: Other.Output) -> Subscribers.Demand {
+    let subscription = lock.withLock { () -> (any Subscription)? in
       triggered = true
-      return self.trigger.take()
+      return other.take()
     }
-    trigger?.cancel()
+    withExtendedLifetime(subscription) {}
     return .none
   }
 
-  private func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-    guard
-      !lock.withLock({ () -> Bool in
-        trigger = nil
-        return triggered
-      })
-    else { return }
-    let upstream = lock.withLock { self.upstream.take() }
+  private func receiveOther(_ completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard !triggered else {
+      let subscription = other.take()
+      lock.unlock()
+      return withExtendedLifetime(subscription) {}
+    }
+    let (upstream, ending) = (self.upstream.take(), downstream.end())
+    lock.unlock()
     upstream?.cancel()
-    end(with: completion)
+    deliver(completion, ending: ending)
   }
 
-  func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+  func request(_ demand: Subscribers.Demand) {
     let upstream = lock.withLock { () -> (any Subscription)? in
-      demand += newDemand
+      pendingDemand += demand
       return self.upstream
     }
-    upstream?.request(newDemand)
+    upstream?.request(demand)
   }
 
   func cancel() {
-    let (upstream, trigger, downstream) = lock.withLock {
+    let (upstream, other, ending) = lock.withLock {
       () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-      ended = true
-      return (self.upstream.take(), self.trigger.take(), self.downstream.take())
+      cancelled = true
+      return (self.upstream.take(), self.other.take(), downstream.end())
     }
     upstream?.cancel()
-    trigger?.cancel()
-    _ = downstream
+    other?.cancel()
+    withExtendedLifetime(ending) {}
   }
 
   var description: String { "DropUntilOutput" }

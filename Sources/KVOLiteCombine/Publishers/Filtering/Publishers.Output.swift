@@ -40,7 +40,17 @@ private enum OutputAction {
   case skip, send, end
 }
 
-/// The subscription of `output(in:)`.
+/// The subscription of `output(in:)`, `output(at:)` and `prefix(_:)`, with Combine's state
+/// machine:
+///
+/// - values are counted whatever the state: those before the range answer `.max(1)`, those in
+///   it are handed on (even before the subscription and after the end, to a subscriber that is
+///   still alive, see ``EndingDownstream``), the first after it cancels upstream and finishes
+///   downstream if subscribed;
+/// - a completion is handed on while subscribed, once; requests go upstream while subscribed;
+///   a cancel before the subscription does nothing.
+///
+/// Thread-safe: one state behind one lock; nothing is called with it held.
 private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -49,21 +59,22 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   private var untilStart: Int
   private var remaining: Int
 
   init(downstream: Downstream, range: CountableRange<Int>) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
     untilStart = range.lowerBound
     remaining = range.count
   }
 
   func receive(subscription: any Subscription) {
-    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
+    guard
+      let downstream = lock.withLock({ status.accept(subscription) ? downstream.live : nil })
+    else {
       return subscription.cancel()
     }
     downstream.receive(subscription: self)
@@ -71,32 +82,37 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard let downstream else {
-      lock.unlock()
-      return .none
-    }
     if untilStart > 0 {
       untilStart -= 1
       lock.unlock()
       return .max(1)
     }
     guard remaining > 0 else {
-      // Past the range: cancel upstream and finish.
-      let subscription = status.subscription
-      let ended = end()
+      // Past the range: cancel upstream and finish, if subscribed.
+      guard let subscription = status.subscription else {
+        lock.unlock()
+        return .none
+      }
+      status = .terminal
+      let ended = downstream.end()
       lock.unlock()
-      subscription?.cancel()
-      if subscription != nil { ended?.receive(completion: .finished) }
+      subscription.cancel()
+      ended?.receive(completion: .finished)
       return .none
     }
     remaining -= 1
+    let downstream = self.downstream.reachable
     lock.unlock()
-    return downstream.receive(input)
+    return downstream?.receive(input) ?? .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard let ended = lock.withLock({ status.isSubscribed ? end() : nil }) else { return }
-    ended.receive(completion: completion)
+    let ended = lock.withLock { () -> Downstream? in
+      guard status.isSubscribed else { return nil }
+      status = .terminal
+      return downstream.end()
+    }
+    ended?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -104,15 +120,13 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
   }
 
   func cancel() {
-    let (subscription, ended) = lock.withLock { (status.subscription, end()) }
+    let (subscription, ended) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      guard let subscription = status.subscription else { return (nil, nil) }
+      status = .terminal
+      return (subscription, downstream.end())
+    }
     subscription?.cancel()
-    _ = ended
-  }
-
-  /// Ends, with the lock held: the subscriber, to complete or release after unlocking.
-  private func end() -> Downstream? {
-    status = .terminal
-    return downstream.take()
+    withExtendedLifetime(ended) {}
   }
 
   var description: String { "Output" }

@@ -5,7 +5,8 @@ extension Publishers {
   /// value, then finishes (cancelling upstream). Combine's `prefix(untilOutputFrom:)`.
   ///
   /// The other publisher is subscribed first and asked for one value; its completion without
-  /// a value changes nothing. Its subscription is "PrefixUntilOutput".
+  /// a value changes nothing. Its subscription does not describe itself, as in Combine (see
+  /// `PrefixUntilOutputInner`). Thread-safe.
   public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -27,46 +28,46 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let inner = PrefixUntilOutputInner<Other, S>(downstream: subscriber)
-      other.subscribe(PrefixUntilOutputInner.Trigger(inner: inner))
-      upstream.subscribe(PrefixUntilOutputInner.UpstreamSide(inner: inner))
+      upstream.subscribe(
+        PrefixUntilOutputInner<Upstream.Output, Other, S>(downstream: subscriber, other: other))
     }
   }
 }
 
-/// The subscription of `prefix(untilOutputFrom:)`.
-final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+/// The subscription of `prefix(untilOutputFrom:)`, which is also what it subscribes to
+/// upstream (as in Combine), with Combine's state machine:
+///
+/// - the other publisher is subscribed first (when this is made) and asked for one value;
+/// - upstream's subscription is handed on downstream, unless the other publisher's value came
+///   first (it is then cancelled); values are handed on while subscribed;
+/// - the other publisher's first value cancels upstream and finishes downstream (even before
+///   upstream's subscription); its completion changes nothing;
+/// - upstream's completion cancels the other publisher and is handed on if it came while
+///   subscribed; a cancel cancels upstream, then the other publisher.
+///
+/// Like Combine's, it does not describe itself. It lets go of its subscriber once it has
+/// completed or been cancelled (after unlocking). Thread-safe: one state behind one lock.
+final class PrefixUntilOutputInner<Input, Other: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription, @unchecked Sendable
+where Downstream.Input == Input {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
 
-  /// The subscriber, until the subscription ends.
   private var downstream: Downstream?
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   private var trigger = SubscriptionStatus.awaitingSubscription
-  private var triggered = false
 
-  init(downstream: Downstream) {
+  init(downstream: Downstream, other: Other) {
     self.downstream = downstream
+    other.subscribe(Trigger(inner: self))
   }
 
-  /// What `prefix(untilOutputFrom:)` subscribes to upstream.
-  struct UpstreamSide: Subscriber {
-    let inner: PrefixUntilOutputInner
-    let combineIdentifier = CombineIdentifier()
-
-    func receive(subscription: any Subscription) { inner.receiveUpstream(subscription) }
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand { inner.receiveUpstream(input) }
-    func receive(completion: Subscribers.Completion<Failure>) { inner.receiveUpstream(completion) }
-  }
-
-  /// What `prefix(untilOutputFrom:)` subscribes to the other publisher.
+  /// What `prefix(untilOutputFrom:)` subscribes to the other publisher; shares the
+  /// subscription's identifier.
   struct Trigger: Subscriber {
     let inner: PrefixUntilOutputInner
-    let combineIdentifier = CombineIdentifier()
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
 
     func receive(subscription: any Subscription) { inner.receiveTrigger(subscription) }
     func receive(_ input: Other.Output) -> Subscribers.Demand { inner.fire() }
@@ -75,18 +76,18 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
     }
   }
 
-  private func receiveUpstream(_ subscription: any Subscription) {
+  func receive(subscription: any Subscription) {
     lock.lock()
     guard case .awaitingSubscription = status, let downstream else {
       lock.unlock()
       return subscription.cancel()
     }
-    status = triggered ? .terminal : .subscribed(subscription)
+    status = .subscribed(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
   }
 
-  private func receiveUpstream(_ input: Downstream.Input) -> Subscribers.Demand {
+  func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     guard status.isSubscribed, let downstream else {
       lock.unlock()
@@ -96,7 +97,7 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
     return downstream.receive(input)
   }
 
-  private func receiveUpstream(_ completion: Subscribers.Completion<Failure>) {
+  func receive(completion: Subscribers.Completion<Failure>) {
     let (wasSubscribed, trigger, downstream) = lock.withLock {
       () -> (Bool, (any Subscription)?, Downstream?) in
       defer {
@@ -121,7 +122,6 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
       defer {
         status = .terminal
         trigger = .terminal
-        triggered = true
       }
       return (true, status.subscription, self.downstream.take())
     }
@@ -148,10 +148,6 @@ final class PrefixUntilOutputInner<Other: Publisher, Downstream: Subscriber>: Su
     trigger?.cancel()
     _ = downstream
   }
-
-  var description: String { "PrefixUntilOutput" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
-  var playgroundDescription: Any { description }
 }
 
 extension Publisher {

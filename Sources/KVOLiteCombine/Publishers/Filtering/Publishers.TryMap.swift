@@ -1,9 +1,13 @@
+import KVOLiteLocking
+
 extension Publishers {
   /// A publisher that transforms every value with a throwing closure; a thrown error cancels
   /// upstream and ends the publisher with that error.
   ///
-  /// Unlike ``Map``, it has a subscription of its own ("TryMap"), with Combine's state machine
-  /// (a value before subscription traps; events after the end are ignored).
+  /// Unlike ``Map``, it has a subscription of its own ("TryMap"), with Combine's state machine:
+  /// every value is transformed and handed on, even one that arrives before the subscription
+  /// or after the end; a completion is handed on only while subscribed; a request or cancel
+  /// before the subscription does nothing. Thread-safe.
   public struct TryMap<Upstream: Publisher, Output>: Publisher {
     /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
@@ -21,16 +25,91 @@ extension Publishers {
 
     /// Attaches `subscriber`: it receives its subscription, then values within the demand it
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
-    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let transform = self.transform
       upstream.subscribe(
-        StepSubscription(downstream: subscriber, name: "TryMap", mapFailure: { $0 }) { input in
-          do { return .send(try transform(input)) } catch { return .fail(error) }
-        })
+        TryMapInner<Upstream.Output, Upstream.Failure, S>(
+          downstream: subscriber, transform: transform))
     }
   }
+}
+
+/// The subscription of `tryMap`.
+final class TryMapInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Downstream.Failure == any Error {
+  // @unchecked: the mutable state is behind `lock`.
+  typealias Failure = UpstreamFailure
+
+  private let lock = Lock()
+  private var status = SubscriptionStatus.awaitingSubscription
+  private var downstream: EndingDownstream<Downstream>
+  private let transform: (Input) throws -> Downstream.Input
+
+  init(
+    downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input
+  ) {
+    self.downstream = EndingDownstream(downstream)
+    self.transform = transform
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard status.accept(subscription), let downstream = downstream.live else {
+      lock.unlock()
+      return subscription.cancel()
+    }
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard let downstream = lock.withLock({ self.downstream.reachable }) else { return .none }
+    let output: Downstream.Input
+    do {
+      output = try transform(input)
+    } catch {
+      let (subscription, ended) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+        defer { status = .terminal }
+        return (status.subscription, self.downstream.end())
+      }
+      subscription?.cancel()
+      withExtendedLifetime(ended) { downstream.receive(completion: .failure(error)) }
+      return .none
+    }
+    return downstream.receive(output)
+  }
+
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    guard status.isSubscribed else { return lock.unlock() }
+    status = .terminal
+    let downstream = self.downstream.end()
+    lock.unlock()
+    switch completion {
+    case .finished: downstream?.receive(completion: .finished)
+    case .failure(let error): downstream?.receive(completion: .failure(error))
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard let subscription = status.subscription else { return lock.unlock() }
+    status = .terminal
+    let downstream = self.downstream.end()
+    lock.unlock()
+    subscription.cancel()
+    withExtendedLifetime(downstream) {}
+  }
+
+  var description: String { "TryMap" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 }
 
 extension Publishers.TryMap {

@@ -33,7 +33,12 @@ extension Publishers {
   }
 }
 
-/// The subscription of `collect(_:)`.
+/// The subscription of `collect(_:)`, with Combine's state machine: values are collected while
+/// subscribed, and each full batch handed on (the demand answered is multiplied by the batch
+/// size); every completion is handed on, even before the subscription and after the end (to a
+/// subscriber that is still alive, see ``EndingDownstream``), a `.finished` after the values
+/// left; a request for `.none` traps; a cancel drops what was collected. Thread-safe: one
+/// state behind one lock; nothing is called with it held.
 private final class CollectByCountInner<Input, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
@@ -42,20 +47,22 @@ where Downstream.Input == [Input] {
   typealias Failure = Downstream.Failure
 
   /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  private var downstream: EndingDownstream<Downstream>
   private let count: Int
   private let lock = Lock()
   private var upstream: (any Subscription)?
   private var buffer: [Input] = []
+  /// Whether it has completed or been cancelled (a subscription that comes later is cancelled).
+  private var finished = false
 
   init(downstream: Downstream, count: Int) {
-    self.downstream = downstream
+    self.downstream = EndingDownstream(downstream)
     self.count = count
   }
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard let downstream, upstream == nil else {
+    guard !finished, upstream == nil, let downstream = downstream.live else {
       lock.unlock()
       return subscription.cancel()
     }
@@ -66,7 +73,7 @@ where Downstream.Input == [Input] {
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let full = lock.withLock { () -> (Downstream, [Input])? in
-      guard upstream != nil, let downstream else { return nil }
+      guard upstream != nil, let downstream = downstream.live else { return nil }
       buffer.append(input)
       guard buffer.count == count else { return nil }
       defer { buffer = [] }
@@ -77,11 +84,13 @@ where Downstream.Input == [Input] {
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let (downstream, rest) = lock.withLock { () -> (Downstream?, [Input]) in
-      upstream = nil
+    let (downstream, rest, subscription) = lock.withLock {
+      () -> (Downstream?, [Input], (any Subscription)?) in
+      finished = true
       defer { buffer = [] }
-      return (self.downstream.take(), buffer)
+      return (self.downstream.end() ?? self.downstream.reachable, buffer, upstream.take())
     }
+    withExtendedLifetime(subscription) {}
     guard let downstream else { return }
     if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
     downstream.receive(completion: completion)
@@ -95,8 +104,9 @@ where Downstream.Input == [Input] {
   func cancel() {
     let ended = lock.withLock { () -> (any Subscription, Downstream?, [Input])? in
       guard let subscription = upstream.take() else { return nil }
+      finished = true
       defer { buffer = [] }
-      return (subscription, downstream.take(), buffer)
+      return (subscription, downstream.end(), buffer)
     }
     // The subscriber and the values collected are released after unlocking.
     ended?.0.cancel()
@@ -105,7 +115,7 @@ where Downstream.Input == [Input] {
   var description: String { "CollectByCount" }
   var customMirror: Mirror {
     let (downstream, upstream, buffer) = lock.withLock {
-      (self.downstream, self.upstream, self.buffer)
+      (self.downstream.reachable, self.upstream, self.buffer)
     }
     return Mirror(
       self,

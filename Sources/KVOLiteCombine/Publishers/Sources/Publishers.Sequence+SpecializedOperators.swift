@@ -127,7 +127,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// `elements`, then this publisher's elements, in one collection of the same type.
   public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
   where S.Element == Elements.Element {
-    var joined = Elements(elements)
+    // As Combine builds it: an empty collection with room for both, then each appended.
+    var joined = Elements()
+    joined.reserveCapacity(sequence.count + elements.underestimatedCount)
+    joined.append(contentsOf: elements)
     joined.append(contentsOf: sequence)
     return Publishers.Sequence<Elements, Failure>(sequence: joined)
   }
@@ -136,7 +139,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>)
     -> Publishers.Sequence<Elements, Failure>
   {
-    prepend(publisher.sequence)
+    // As Combine builds it: the other publisher's collection, with this one appended.
+    var joined = publisher.sequence
+    joined.append(contentsOf: sequence)
+    return Publishers.Sequence<Elements, Failure>(sequence: joined)
   }
 
   /// This publisher's elements, then `elements`, in one collection of the same type.

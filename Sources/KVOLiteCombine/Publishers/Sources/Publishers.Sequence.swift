@@ -1,5 +1,3 @@
-import KVOLiteLocking
-
 extension Publishers {
   /// A publisher of the elements of a sequence, within each subscriber's demand, then
   /// `.finished`.
@@ -24,7 +22,9 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let inner = SequenceSubscription(downstream: subscriber, sequence: sequence)
+      let inner = SequenceSubscription(
+        downstream: subscriber, sequence: sequence, completion: .finished,
+        endedDescription: "Sequence", reflectsCompletion: false)
       if inner.isExhausted {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .finished)
@@ -37,70 +37,6 @@ extension Publishers {
 }
 
 extension Publishers.Sequence: Equatable where Elements: Equatable {}
-
-/// The subscription of ``Publishers/Sequence``. The iterator is advanced with the lock held
-/// (it is the sequence's own code, which must not call back into the subscription); values are
-/// delivered outside it.
-private final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
-where Downstream.Input == Elements.Element {
-  // @unchecked: the mutable state is behind `lock`.
-  private let lock = Lock()
-  private var sequence: Elements?
-  private var downstream: Downstream?
-  private var iterator: Elements.Iterator
-  /// The element to send next, read ahead so that the end is known before it is asked for.
-  private var next: Elements.Element?
-  private var demand = Subscribers.Demand.none
-  /// Whether a delivery is under way (a request from inside it only adds demand).
-  private var delivering = false
-
-  init(downstream: Downstream, sequence: Elements) {
-    self.sequence = sequence
-    self.downstream = downstream
-    iterator = sequence.makeIterator()
-    next = iterator.next()
-  }
-
-  var isExhausted: Bool { lock.withLock { next == nil } }
-
-  func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
-    lock.lock()
-    guard downstream != nil else { return lock.unlock() }
-    demand += newDemand
-    guard !delivering else { return lock.unlock() }
-    delivering = true
-    while let downstream, demand > 0, let current = next {
-      demand -= 1
-      next = iterator.next()
-      lock.unlock()
-      let more = downstream.receive(current)
-      lock.lock()
-      demand += more
-    }
-    delivering = false
-    guard next == nil, let downstream = downstream.take() else { return lock.unlock() }
-    let ended = sequence.take()
-    lock.unlock()
-    withExtendedLifetime(ended) {}
-    downstream.receive(completion: .finished)
-  }
-
-  func cancel() {
-    let (downstream, sequence) = lock.withLock { (self.downstream.take(), self.sequence.take()) }
-    withExtendedLifetime((downstream, sequence)) {}
-  }
-
-  var description: String {
-    lock.withLock { sequence }.map { String(describing: $0) } ?? "Sequence"
-  }
-  var customMirror: Mirror {
-    Mirror(self, children: [("sequence", lock.withLock { sequence } as Any)])
-  }
-  var playgroundDescription: Any { description }
-}
 
 extension Sequence {
   /// A publisher of this sequence's elements: `[1, 2, 3].publisher`.

@@ -65,13 +65,22 @@ public struct Record<Output, Failure: Error>: Publisher {
   }
 
   /// Attaches `subscriber`: it receives its subscription, then values within the demand it
-  /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
+  /// signals, then the recorded completion (right after the last value), as
+  /// ``Publisher/receive(subscriber:)`` states.
+  ///
+  /// As in Combine, a recording without values hands the subscriber an empty subscription and
+  /// its completion at once; otherwise the subscription describes itself by the values
+  /// (`[1, 2, 3]`), and as "Cancelled Events" once it has ended.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let values = Publishers.Sequence<[Output], Failure>(sequence: recording.output)
-    switch recording.completion {
-    case .finished: values.subscribe(subscriber)
-    case .failure(let error): values.append(Fail(error: error)).subscribe(subscriber)
+    guard !recording.output.isEmpty else {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: recording.completion)
+      return
     }
+    subscriber.receive(
+      subscription: SequenceSubscription(
+        downstream: subscriber, sequence: recording.output, completion: recording.completion,
+        endedDescription: "Cancelled Events", reflectsCompletion: true))
   }
 }
 
@@ -81,8 +90,13 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     case completion
   }
 
-  /// Encodes the values and the completion.
+  /// Encodes the values and the completion (as ``encode(into:)`` does).
   public func encode(to encoder: any Encoder) throws {
+    try encode(into: encoder)
+  }
+
+  /// Encodes the values, then the completion, under the keys `output` and `completion`.
+  public func encode(into encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(output, forKey: .output)
     try container.encode(completion, forKey: .completion)

@@ -2,7 +2,8 @@ import KVOLiteLocking
 
 extension Publishers {
   /// ``Scan`` with a throwing closure: an error it throws cancels upstream and ends the
-  /// publisher with that error. Its subscription is "TryScan".
+  /// publisher with that error. Its subscription is "TryScan" (see `TryScanInner` for the
+  /// state machine). Thread-safe.
   public struct TryScan<Upstream: Publisher, Output>: Publisher {
     /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
@@ -36,22 +37,30 @@ extension Publishers {
   }
 }
 
-/// The subscription of `tryScan`, with Combine's behaviour: values are accumulated whatever
-/// the state; a throw ends it (cancelling upstream) if it is subscribed; upstream's completion
-/// is passed on while it is subscribed. Once it has completed downstream or been cancelled, it
-/// lets go of its downstream and its closure.
+/// The subscription of `tryScan`, with Combine's state machine:
+///
+/// - every value is taken into the result and the result handed on, even before the
+///   subscription and after the end (to a subscriber that is still alive, see
+///   ``EndingDownstream``); the closure is kept for that as long as this object lives;
+/// - a throw while subscribed cancels upstream and fails downstream; a throw otherwise drops
+///   the value;
+/// - completions are handed on while subscribed, each of them (as in Combine, a completion
+///   does not end the subscription); a cancel while subscribed ends it; a request or cancel
+///   before the subscription does nothing.
+///
+/// Thread-safe: the state and the result are behind `lock` (values arrive one at a time); the
+/// closure and downstream are called after unlocking.
 private final class TryScanInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Failure == any Error {
-  // @unchecked: `status`, `downstream` and `nextPartialResult` are behind `lock`; `result` is
-  // touched only by `receive(_:)`.
+  // @unchecked: the mutable state is behind `lock`.
   typealias Failure = UpstreamFailure
   typealias Next = (Downstream.Input, Input) throws -> Downstream.Input
 
-  /// The subscriber and the closure, until the subscription ends.
-  private var live: (downstream: Downstream, nextPartialResult: Next)?
+  private var downstream: EndingDownstream<Downstream>
+  private let nextPartialResult: Next
   private var result: Downstream.Input
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -60,31 +69,38 @@ where Downstream.Failure == any Error {
     downstream: Downstream, initialResult: Downstream.Input,
     nextPartialResult: @escaping Next
   ) {
-    live = (downstream, nextPartialResult)
+    self.downstream = EndingDownstream(downstream)
+    self.nextPartialResult = nextPartialResult
     result = initialResult
   }
 
   func receive(subscription: any Subscription) {
-    guard let live = lock.withLock({ status.accept(subscription) ? live : nil }) else {
+    guard
+      let downstream = lock.withLock({ status.accept(subscription) ? downstream.live : nil })
+    else {
       return subscription.cancel()
     }
-    live.downstream.receive(subscription: self)
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let live = lock.withLock({ live }) else { return .none }
+    let live = lock.withLock { () -> (Downstream, Downstream.Input)? in
+      self.downstream.reachable.map { ($0, result) }
+    }
+    guard let (downstream, current) = live else { return .none }
     do {
-      result = try live.nextPartialResult(result, input)
-      return live.downstream.receive(result)
+      let next = try nextPartialResult(current, input)
+      lock.withLock { result = next }
+      return downstream.receive(next)
     } catch {
       let ended = lock.withLock { () -> (any Subscription, Downstream?)? in
         guard let subscription = status.subscription else { return nil }
         status = .terminal
-        return (subscription, self.live.take()?.downstream)
+        return (subscription, self.downstream.end())
       }
-      guard let (subscription, downstream) = ended else { return .none }
+      guard let (subscription, ending) = ended else { return .none }
       subscription.cancel()
-      downstream?.receive(completion: .failure(error))
+      withExtendedLifetime(ending) { downstream.receive(completion: .failure(error)) }
       return .none
     }
   }
@@ -92,8 +108,7 @@ where Downstream.Failure == any Error {
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     let downstream = lock.withLock { () -> Downstream? in
       guard status.isSubscribed else { return nil }
-      status = .terminal
-      return live.take()?.downstream
+      return self.downstream.end() ?? self.downstream.reachable
     }
     switch completion {
     case .finished: downstream?.receive(completion: .finished)
@@ -106,24 +121,25 @@ where Downstream.Failure == any Error {
   }
 
   func cancel() {
-    let (subscription, live) = lock.withLock {
-      () -> ((any Subscription)?, (downstream: Downstream, nextPartialResult: Next)?) in
+    let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       guard let subscription = status.subscription else { return (nil, nil) }
       status = .terminal
-      return (subscription, self.live.take())
+      return (subscription, self.downstream.end())
     }
     subscription?.cancel()
-    _ = live
+    withExtendedLifetime(downstream) {}
   }
 
   var description: String { "TryScan" }
   var customMirror: Mirror {
-    Mirror(
+    let (downstream, status, result) = lock.withLock {
+      (self.downstream.reachable, self.status, self.result)
+    }
+    return Mirror(
       self,
       children: [
-        ("downstream", lock.withLock { live?.downstream } as Any),
-        ("status", lock.withLock { status } as Any),
-        ("result", result as Any),
+        ("downstream", downstream.map { $0 as Any } ?? downstream as Any), ("status", status),
+        ("result", result),
       ])
   }
   var playgroundDescription: Any { description }

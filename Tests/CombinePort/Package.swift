@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A package that depends on KVOLite's Combine as a user's does, with the lines the README's
+// "Adding KVOLite to a package" shows, and code written for Apple's Combine, unchanged. CI
+// builds and runs it (.ci/run).
+let package = Package(
+  name: "CombinePort",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  dependencies: [
+    .package(name: "KVOLite", path: "../..")
+  ],
+  targets: [
+    .target(
+      name: "MyLibrary",
+      dependencies: [.product(name: "Combine", package: "KVOLite")]
+    ),
+    .executableTarget(
+      name: "CombinePort",
+      dependencies: ["MyLibrary", .product(name: "Combine", package: "KVOLite")]
+    ),
+  ]
+)
