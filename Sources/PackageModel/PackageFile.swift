@@ -84,7 +84,7 @@ public enum PackageFile {
 
   /// Like ``read(_:naming:)``, and the snapshot of the file's bytes (to save over it later, see
   /// ``save(_:to:naming:replacing:keeping:)``). Call
-  /// ``PackageFileSnapshot/adoptContents(of:)`` once the document is applied to a package.
+  /// ``PackageFileSnapshot/adoptContents(of:keeping:)`` once the document is applied to a package.
   public static func load(_ path: String, naming name: String? = nil) throws(PackageFileError)
     -> (document: PackageDocument, snapshot: PackageFileSnapshot)
   {

@@ -6,7 +6,7 @@
 /// this version does not know, byte for byte where nothing was edited.
 ///
 /// The snapshot knows which content line of the package came from which element of the file
-/// (``adoptContents(of:)``, ``contentReplaced(_:by:)``), so that a line's unknown fields follow
+/// (``adoptContents(of:keeping:)``, ``contentReplaced(_:by:)``), so that a line's unknown fields follow
 /// it when lines are inserted, removed or reordered. It retains those lines. A value: use it
 /// from one thread at a time.
 public struct PackageFileSnapshot: Sendable {
