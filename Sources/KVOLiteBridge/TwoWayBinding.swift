@@ -64,7 +64,7 @@ public enum TwoWayBinding {
   ///   - viewModel: The view model.
   ///   - isolation: The actor the view model is isolated to; by default the caller's.
   /// - Returns: A cancellable that ends the binding when cancelled or released.
-  @inlinable @inline(__always)
+  @inlinable
   public static func bind<Model: KeyValueObservable, ViewModel: AnyObject, Value: Equatable>(
     _ keyPath: ReferenceWritableKeyPath<Model, Value>, of model: Model,
     to property: ReferenceWritableKeyPath<ViewModel, Value>,
