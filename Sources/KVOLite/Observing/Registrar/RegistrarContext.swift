@@ -60,8 +60,8 @@ final class RegistrarContext: @unchecked Sendable {
   /// Adds `trigger` to the list of its key, in place when no delivery iterates the list.
   /// Returns `false`, adding nothing, if the object is being released.
   func add(_ trigger: Trigger) -> Bool {
-    let (added, released) = withState { state -> (Bool, [ObserverList]) in
-      guard !state.isTornDown else { return (false, []) }
+    let (added, released) = withState { state -> (Bool, ObserverList?) in
+      guard !state.isTornDown else { return (false, nil) }
       let index = trigger.keyIndex
       guard let old = state.lists[index] else {
         let made = ObserverList.make(keyIndex: index, CollectionOfOne(trigger), capacity: 2)
@@ -70,7 +70,7 @@ final class RegistrarContext: @unchecked Sendable {
       objectLock.lock()
       let appended = !old.isInFlight && old.appendInPlace(trigger)
       objectLock.unlock()
-      if appended { return (true, []) }
+      if appended { return (true, nil) }
       return (true, replace(&state, key: index, with: old.copy(inserting: trigger)))
     }
     withExtendedLifetime(released) {}
@@ -82,21 +82,24 @@ final class RegistrarContext: @unchecked Sendable {
   /// still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
     var removed: Trigger?
-    let (held, released) = withState { state -> ([ObserverList], [ObserverList]) in
+    let (held, released, pruned) = withState {
+      state -> ([ObserverList], ObserverList?, [ObserverList]) in
       let index = trigger.keyIndex
-      var released: [ObserverList] = []
+      var released: ObserverList?
       if let old = state.lists[index], let slot = old.slot(of: trigger) {
         objectLock.lock()
         let inPlace = !old.isInFlight && old.live > 1 && !old.needsCompactingAfterRemoval
         if inPlace { removed = old.removeInPlace(at: slot) }
         objectLock.unlock()
         if !inPlace {
-          released = replace(&state, key: index, with: old.copy(removing: trigger))
+          // The last observer leaves no list (no copy to make of one).
+          let remaining = old.live > 1 ? old.copy(removing: trigger) : nil
+          released = replace(&state, key: index, with: remaining)
         }
       }
-      return (state.heldLists(containing: trigger), released + state.pruneRetired())
+      return (state.heldLists(containing: trigger), released, state.pruneRetired())
     }
-    withExtendedLifetime((released, removed)) {}
+    withExtendedLifetime((released, pruned, removed)) {}
     return held
   }
 
@@ -104,7 +107,7 @@ final class RegistrarContext: @unchecked Sendable {
   /// list is returned, to release after unlocking; if deliveries iterate it, it is remembered
   /// as retired.
   private func replace(_ state: inout RegistrarState, key index: Int, with new: ObserverList?)
-    -> [ObserverList]
+    -> ObserverList?
   {
     let old = state.lists[index]
     state.lists[index] = new
@@ -113,9 +116,8 @@ final class RegistrarContext: @unchecked Sendable {
     // Deliveries count themselves under the property lock: none can start on `old` now.
     let isHeld = old?.isInFlight ?? false
     objectLock.unlock()
-    guard let old else { return [] }
-    if isHeld { state.retired.append(RetiredList(list: old)) }
-    return [old]
+    if let old, isHeld { state.retired.append(RetiredList(list: old)) }
+    return old
   }
 
   /// Waits until no delivery iterates any of `lists` (lists of this context), then forgets the
@@ -230,7 +232,7 @@ final class RegistrarContext: @unchecked Sendable {
       swap(&classic, &state.classic)
       var released: [ObserverList] = []
       for index in state.lists.indices where state.lists[index] != nil {
-        released += replace(&state, key: index, with: nil)
+        released += replace(&state, key: index, with: nil).map { [$0] } ?? []
       }
       return released + state.retired.compactMap(\.list)
     }

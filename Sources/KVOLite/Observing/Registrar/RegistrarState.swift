@@ -34,6 +34,7 @@ struct RegistrarState {
   /// Forgets the retired lists no delivery iterates any more. Returns the strong references
   /// this made, to release after unlocking (one may be the last).
   mutating func pruneRetired() -> [ObserverList] {
+    guard !retired.isEmpty else { return [] }
     var loaded: [ObserverList] = []
     retired.removeAll { retired in
       guard let list = retired.list else { return true }
@@ -46,8 +47,15 @@ struct RegistrarState {
   /// The current and retired lists with deliveries in flight that contain `trigger` (strong
   /// references: release them after unlocking).
   func heldLists(containing trigger: Trigger) -> [ObserverList] {
-    let candidates = [lists[trigger.keyIndex]] + retired.map(\.list)
-    return candidates.compactMap { $0 }.filter { $0.isInFlight && $0.contains(trigger) }
+    // No array is made unless a list is held (the usual case, on every invalidation).
+    var held: [ObserverList] = []
+    if let list = lists[trigger.keyIndex], list.isInFlight, list.contains(trigger) {
+      held.append(list)
+    }
+    for retired in retired {
+      if let list = retired.list, list.isInFlight, list.contains(trigger) { held.append(list) }
+    }
+    return held
   }
 }
 
