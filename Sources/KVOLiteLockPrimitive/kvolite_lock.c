@@ -3,7 +3,9 @@
 __attribute__((aligned(64))) kvolite_padded_lock_t
     kvolite_property_locks[KVOLITE_PROPERTY_LOCK_COUNT];
 
-_Thread_local intptr_t kvolite_delivery_depth_storage;
+// Initial-exec: an offset from the thread pointer, with no call to find it (the default model
+// for code that may go into a shared library calls __tls_get_addr on every access).
+__attribute__((tls_model("initial-exec"))) _Thread_local intptr_t kvolite_delivery_depth_storage;
 
 #if defined(__APPLE__)
 #include <os/lock.h>

@@ -46,8 +46,8 @@ extension Observed: DiscoverableStorage {
     if let text = Value.self as? any KeyValueTextConvertible.Type {
       entry.assignText = textAssigner(text, Root.self, offset)
     }
-    if let (related, _) = target {
-      entry.related = { load(from: $0, offset: offset) as Any as? any KeyValueObservable }
+    if let (related, optional) = target {
+      entry.related = relatedReader(related, optional: optional, offset: offset)
       entry.relatedKeys = { KeyTable.of(related) }
     }
     if let array = Value.self as? any ObservableArray.Type {
@@ -68,8 +68,24 @@ extension Observed: DiscoverableStorage {
     return nil
   }
 
+  /// The `related` closure of a to-one relationship to `Target` (this `Value`, or its
+  /// optional): the value seen as an observable object, with no dynamic cast.
+  private static func relatedReader<Target: KeyValueObservable>(
+    _: Target.Type, optional: Bool, offset: Int
+  ) -> (AnyObject) -> (any KeyValueObservable)? {
+    // `Value` is `Target` or `Target?`: the same bits, told apart by `optional`.
+    if optional {
+      return { reinterpret(load(from: $0, offset: offset), as: Target?.self) }
+    }
+    return { reinterpret(load(from: $0, offset: offset), as: Target.self) }
+  }
+
   /// Reads the value stored at `offset` in `object`, under the object's lock. The caller holds
   /// `object`.
+  @_specialize(where Value == String)
+  @_specialize(where Value == Int)
+  @_specialize(where Value == Double)
+  @_specialize(where Value == Bool)
   static func load(from object: AnyObject, offset: Int) -> Value {
     withExtendedLifetime(object) {
       let base = Unmanaged.passUnretained(object).toOpaque()
@@ -86,13 +102,31 @@ extension Observed: DiscoverableStorage {
   static func write<Root: KeyValueObservable>(
     _ value: Value, to object: AnyObject, _: Root.Type, _ offset: Int
   ) {
-    withExtendedLifetime(object) {
-      let owner = Unmanaged.passUnretained(unsafeDowncast(object, to: Root.self))
+    let registrar = unsafeDowncast(object, to: Root.self).observationRegistrar
+    write(value, to: object, registrar: registrar, offset)
+  }
+
+  /// ``write(_:to:_:_:)`` once the object's registrar is known: generic only over the value, and
+  /// specialized for the common value types (key-value coding's stores, a script's `set`).
+  @_specialize(where Value == String)
+  @_specialize(where Value == Int)
+  @_specialize(where Value == Double)
+  @_specialize(where Value == Bool)
+  static func write(
+    _ value: Value, to object: AnyObject, registrar: ObservationRegistrar, _ offset: Int
+  ) {
+    withExtendedLifetime((object, registrar)) {
+      let owner = Unmanaged.passUnretained(object)
       let storage = (UnsafeMutableRawPointer(owner.toOpaque()) + offset)
         .assumingMemoryBound(to: Observed<Value>.self)
       let lock = PropertyLock(for: owner.toOpaque())
       lock.lock()
-      store(value, owner, storage, lock)
+      guard storage.pointee.state & StorageState.observed == 0 else {
+        return setObserved(owner, .passUnretained(registrar), storage, lock, value)
+      }
+      let old = exchange(storage, value)
+      lock.unlock()
+      _ = old  // Released here, after unlocking.
     }
   }
 
@@ -127,4 +161,9 @@ extension Array: ObservableArray where Element: KeyValueObservable {
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
   }
+}
+
+/// `value` seen as a `Target`, whose layout it has.
+private func reinterpret<Value, Target>(_ value: Value, as _: Target.Type) -> Target {
+  withUnsafePointer(to: value) { $0.withMemoryRebound(to: Target.self, capacity: 1) { $0.pointee } }
 }

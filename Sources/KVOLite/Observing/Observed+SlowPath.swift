@@ -6,21 +6,42 @@ extension Observed {
   /// key's observers around the write, with the lock released.
   ///
   /// Inlinable so that it is specialized for the property's type in the client (no boxing for
-  /// typed observers), never inlined so that setters stay small. It takes no lock but the
+  /// typed observers); the part after finding the registrar is never inlined, so that setters
+  /// stay small. It takes no lock but the
   /// property lock it was entered with (the observer list is published to it under that lock;
   /// see ``RegistrarContext``), and calls observers only after unlocking it.
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   static func setObserved<Root: KeyValueObservable>(
     _ owner: Unmanaged<Root>, _ storage: UnsafeMutablePointer<Observed<Value>>,
     _ lock: PropertyLock,
     _ newValue: Value
   ) {
+    // Neither is retained: the caller holds the object, which holds its registrar, which holds
+    // its context.
+    let registrar = owner._withUnsafeGuaranteedRef {
+      Unmanaged.passUnretained($0.observationRegistrar)
+    }
+    setObserved(
+      Unmanaged<AnyObject>.fromOpaque(owner.toOpaque()), registrar, storage, lock, newValue)
+  }
+
+  /// ``setObserved(_:_:_:_:)`` for an object of any class, given its registrar (the
+  /// registrar's class does not depend on the object's, so that this is generic only over the
+  /// value: key-value coding's stores use it for every observed class, specialized for the
+  /// common value types).
+  @inlinable @inline(never)
+  @_specialize(where Value == String)
+  @_specialize(where Value == Int)
+  @_specialize(where Value == Double)
+  @_specialize(where Value == Bool)
+  static func setObserved(
+    _ owner: Unmanaged<AnyObject>, _ registrar: Unmanaged<ObservationRegistrar>,
+    _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock, _ newValue: Value
+  ) {
     let state = storage.pointee.state
     let key = StorageState.keyIndex(of: state)
-    // The object is not retained: the caller holds it, and it holds its registrar, which
-    // holds its context.
     owner._withUnsafeGuaranteedRef { object in
-      guard let context = object.observationRegistrar.existingContextUnretained,
+      guard let context = registrar._withUnsafeGuaranteedRef({ $0.existingContextUnretained }),
         let list = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
       else {
         // The last observer is gone: sets of this property are fast again.
@@ -38,8 +59,8 @@ extension Observed {
   /// The rest of ``setObserved(_:_:_:_:)``: the object is locked, and `list` retained and
   /// counted in flight.
   @inlinable @inline(__always)
-  static func deliverSetting<Root: KeyValueObservable>(
-    _ object: Root, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,
+  static func deliverSetting(
+    _ object: AnyObject, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,
     _ lock: PropertyLock, _ newValue: Value
   ) {
     if list.needsWillPhase {

@@ -43,7 +43,8 @@ static inline kvolite_padded_lock_t *kvolite_property_lock_table(void) {
 }
 
 /// This thread's depth of deliveries (see `DeliveryScope`): a thread-local word.
-extern _Thread_local intptr_t kvolite_delivery_depth_storage;
+extern __attribute__((tls_model("initial-exec"))) _Thread_local intptr_t
+    kvolite_delivery_depth_storage;
 
 /// This thread's depth of deliveries; its address identifies the thread while it lives.
 static inline intptr_t *kvolite_delivery_depth(void) { return &kvolite_delivery_depth_storage; }
