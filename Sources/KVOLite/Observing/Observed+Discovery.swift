@@ -73,11 +73,16 @@ extension Observed: DiscoverableStorage {
   private static func relatedReader<Target: KeyValueObservable>(
     _: Target.Type, optional: Bool, offset: Int
   ) -> (AnyObject) -> (any KeyValueObservable)? {
-    // `Value` is `Target` or `Target?`: the same bits, told apart by `optional`.
+    // `Value` is `Target` or `Target?`, a class reference: its storage is laid out as that of
+    // an `AnyObject` (or `AnyObject?`), which is read by code specialized for it.
     if optional {
-      return { reinterpret(load(from: $0, offset: offset), as: Target?.self) }
+      return {
+        Observed<AnyObject?>.load(from: $0, offset: offset).map {
+          unsafeDowncast($0, to: Target.self)
+        }
+      }
     }
-    return { reinterpret(load(from: $0, offset: offset), as: Target.self) }
+    return { unsafeDowncast(Observed<AnyObject>.load(from: $0, offset: offset), to: Target.self) }
   }
 
   /// Reads the value stored at `offset` in `object`, under the object's lock. The caller holds
@@ -86,6 +91,8 @@ extension Observed: DiscoverableStorage {
   @_specialize(where Value == Int)
   @_specialize(where Value == Double)
   @_specialize(where Value == Bool)
+  @_specialize(where Value == AnyObject)
+  @_specialize(where Value == AnyObject?)
   static func load(from object: AnyObject, offset: Int) -> Value {
     withExtendedLifetime(object) {
       let base = Unmanaged.passUnretained(object).toOpaque()
@@ -161,9 +168,4 @@ extension Array: ObservableArray where Element: KeyValueObservable {
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
   }
-}
-
-/// `value` seen as a `Target`, whose layout it has.
-private func reinterpret<Value, Target>(_ value: Value, as _: Target.Type) -> Target {
-  withUnsafePointer(to: value) { $0.withMemoryRebound(to: Target.self, capacity: 1) { $0.pointee } }
 }
