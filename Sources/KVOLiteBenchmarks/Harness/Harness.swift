@@ -20,8 +20,8 @@ struct Contender {
 /// A workload: the same job done by every contender, timed in one process.
 struct Workload {
   let name: String
-  /// What SPEC §8 asks of KVOLite, as a ratio to the floor, for the report.
-  let target: String
+  /// What SPEC §8 asks of KVOLite, for the report.
+  let target: Target
   /// How many operations one reported unit is made of (A' reports per callback: 100 per set).
   var unitsPerOperation = 1.0
   /// The contender the ratios are to: the fair floor, or for D the floor that does the same

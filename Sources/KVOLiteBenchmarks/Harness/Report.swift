@@ -18,9 +18,14 @@ enum Report {
       }
     case .success(let samples):
       let floor = samples.first { $0.name == workload.floorName }?.median
+      let values = samples.map { (name: $0.name, value: $0.median) }
       for sample in samples {
         let ratio = floor.flatMap { $0 > 0 ? format2(sample.median / $0) + "×" : nil } ?? "—"
-        let target = sample.name == "KVOLite" ? workload.target : ""
+        let target =
+          sample.name == "KVOLite"
+          ? marked(
+            workload.target, ratio: floor.map { sample.median / $0 }, value: sample.median,
+            among: values) : ""
         Swift.print(
           "| \(workload.name) | \(sample.name) | \(format2(sample.median)) ns | ±\(format1(sample.spreadPercent / 2))% | \(ratio) | \(target) |"
         )
@@ -28,16 +33,40 @@ enum Report {
     }
   }
 
+  /// The memory target: 1.5 times the floor's closure, below every peer.
+  static let memoryTarget = Target(1.5, ahead: .all)
+
   static func printMemory(_ rows: [MemoryWorkload.Row]) {
     let floor = rows.first { $0.name == "floor" }?.bytesPerObservation
+    let values = rows.compactMap { row in
+      row.bytesPerObservation.map { (name: row.name, value: $0) }
+    }
     for row in rows {
       let ratio = zip(row.bytesPerObservation, floor).map { format2($0 / $1) + "×" } ?? "—"
       let shown = row.bytesPerObservation.map { format2($0) + " B" } ?? "—"
-      let target = row.name == "KVOLite" ? "≤ 1.5×" : ""
+      let target =
+        row.name == "KVOLite"
+        ? marked(
+          memoryTarget, ratio: zip(row.bytesPerObservation, floor).map { $0 / $1 },
+          value: row.bytesPerObservation ?? .infinity, among: values) : ""
       Swift.print(
         "| M  heap bytes per observation (100k) | \(row.name) | \(shown) | — | \(ratio) | \(target) |"
       )
     }
+  }
+
+  /// The target's description, with "MISSED" before it when the row misses it.
+  static func marked(
+    _ target: Target, ratio: Double?, value: Double, among values: [(name: String, value: Double)]
+  ) -> String {
+    guard let ratio, target.ratio != nil else { return target.description }
+    let met = target.isMet(ratio: ratio, value: value, among: values)
+    return (met ? "" : "MISSED: ") + target.description
+  }
+
+  /// A time against a bound in seconds, marked when it misses it: "< 0.5 s", "MISSED: < 0.5 s".
+  static func marked(seconds: [Double], under bound: Double, _ text: String) -> String {
+    (seconds.allSatisfy { $0 < bound } ? "" : "MISSED: ") + text
   }
 
   /// Two decimals, without Foundation.

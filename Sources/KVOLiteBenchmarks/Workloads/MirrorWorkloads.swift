@@ -19,8 +19,8 @@ enum MirrorWorkloads {
     Workload(
       name: viewModelsOwn
         ? "D2 the view model's own mirror" : "D  two-way mirror, the two-pipe idiom",
-      target: "≤ 3×",
-      floorName: viewModelsOwn ? "floor" : "floor + key-path write",
+      target: viewModelsOwn ? Target(1.5) : Target(1.5, ahead: .named("naive registry")),
+      floorName: "floor + key-path write",
       contenders: [
         Contender(name: "floor") {
           let model = opaque(FloorName())

@@ -6,7 +6,7 @@ enum RegistrationWorkloads {
   /// Combine-style peers deliver the current value to every new subscriber: one callback each.)
   static var registerAndCancel: Workload {
     Workload(
-      name: "C  register + cancel one observation", target: "≤ 3×",
+      name: "C  register + cancel one observation", target: Target(2.5),
       contenders: [
         Contender(name: "floor") {
           let model = opaque(FloorModel())
@@ -57,7 +57,7 @@ enum RegistrationWorkloads {
   /// E: one observer of `recipient.postalAddress.street`; the leaf is set.
   static var chain: Workload {
     Workload(
-      name: "E  chain recipient.postalAddress.street, set the leaf", target: "≤ 3×",
+      name: "E  chain recipient.postalAddress.street, set the leaf", target: Target(2.5),
       contenders: [
         Contender(name: "floor") {
           let address = opaque(FloorAddress())

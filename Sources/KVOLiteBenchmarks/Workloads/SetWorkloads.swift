@@ -9,7 +9,7 @@ enum SetWorkloads {
     return Workload(
       name: perCallback
         ? "A' per callback, K = \(observers)" : "A  set, K = \(observers) observers (.new)",
-      target: perCallback ? "≤ 2×" : "≤ 2.5×",
+      target: Target(2),
       unitsPerOperation: perCallback ? Double(observers) : 1,
       contenders: [
         Contender(name: "floor") {
@@ -90,7 +90,7 @@ enum SetWorkloads {
     return Workload(
       name: siblingObservers
         ? "B2 set, 10 observers on a sibling key" : "B  set, unobserved (1000 observers elsewhere)",
-      target: siblingObservers ? "≤ 2×" : "≤ 2×, ahead of every peer",
+      target: siblingObservers ? Target(2) : Target(2, ahead: .all),
       contenders: [
         Contender(name: "floor") {
           let (model, others) = fixture(FloorModel.init) { model in

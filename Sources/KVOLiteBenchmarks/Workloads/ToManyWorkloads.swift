@@ -9,7 +9,7 @@ enum ToManyWorkloads {
     Workload(
       name: countOnly
         ? "T2 append, 1 observer of contents.@count" : "T1 append, 1 observer of contents",
-      target: "—",
+      target: .none,
       contenders: [
         Contender(name: "floor") {
           let cart = opaque(FloorCart())
@@ -65,7 +65,7 @@ enum ToManyWorkloads {
   static var derived: Workload {
     let effect = Pool.length + 6
     return Workload(
-      name: "DK set an input of a derived key, 1 observer of it", target: "—",
+      name: "DK set an input of a derived key, 1 observer of it", target: .none,
       contenders: [
         Contender(name: "floor") {
           let cart = opaque(FloorCart())
