@@ -34,7 +34,7 @@ enum Report {
   }
 
   /// The memory target: 1.5 times the floor's closure, below every peer.
-  static let memoryTarget = Target(1.5, ahead: .all)
+  static let memoryTarget = Target(1.5, ahead: .all, saying: "below")
 
   static func printMemory(_ rows: [MemoryWorkload.Row]) {
     let floor = rows.first { $0.name == "floor" }?.bytesPerObservation

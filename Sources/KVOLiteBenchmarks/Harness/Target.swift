@@ -13,9 +13,13 @@ struct Target {
   }
   let peers: Peers
 
-  init(_ ratio: Double?, ahead peers: Peers = .none) {
+  /// How "ahead of every peer" is said: "below" for memory.
+  let ahead: String
+
+  init(_ ratio: Double?, ahead peers: Peers = .none, saying ahead: String = "ahead of") {
     self.ratio = ratio
     self.peers = peers
+    self.ahead = ahead
   }
 
   /// No target: measured for information.
@@ -28,8 +32,8 @@ struct Target {
     let bound = "≤ \(shown)×"
     switch peers {
     case .none: return bound
-    case .all: return bound + ", ahead of every peer"
-    case .named(let name): return bound + ", ahead of the \(name)"
+    case .all: return bound + ", \(ahead) every peer"
+    case .named(let name): return bound + ", \(ahead) the \(name)"
     }
   }
 
