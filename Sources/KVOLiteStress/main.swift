@@ -44,6 +44,9 @@ for scenario in scenarios {
     "\(report.passed ? "ok  " : "FAIL") \(scenario.name) (\(String(format: "%.1f", seconds)) s)"
       + (counts.isEmpty ? "" : ": \(counts)"))
   for failure in report.failures { print("     \(failure)") }
+  // Out now, so that the report is all there if a sanitizer ends the process at exit (the leak
+  // sanitizer does, without flushing buffered output).
+  fflush(nil)
   if !report.passed { failed += 1 }
 }
 print(

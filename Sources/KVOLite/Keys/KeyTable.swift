@@ -34,7 +34,7 @@ final class KeyTable: @unchecked Sendable {
   @exclusivity(unchecked) var learnedKeyPaths: [Int: AnyKeyPath] = [:]
   /// Storage offsets by key index, once probed: `Int.min` until then, -1 for a key with no
   /// ``Observed`` storage. Read on every registration, so atomic rather than behind the lock;
-  /// never freed, like the table (tables live as long as the process).
+  /// freed with the table (see `deinit`).
   let probedOffsets: UnsafeMutablePointer<Atomic<Int>>
   /// Whether the declarations named like found keys were checked against an object (see
   /// ``checkDeclarations(probing:)``).
@@ -86,6 +86,13 @@ final class KeyTable: @unchecked Sendable {
       (UnsafeMutableRawPointer(probedOffsets + index)).initializeMemory(
         as: Int.self, repeating: Int.min, count: 1)
     }
+  }
+
+  deinit {
+    // A class's table lives as long as the process, but the table of a declaration
+    // (``ObservableKeys``) and one made by a thread that lost the race to store its class's
+    // (``of(_:)``) are released.
+    probedOffsets.deallocate()
   }
 
   /// The index of `keyPath` if it is one stored key (not derived) declared or learned; `nil`

@@ -40,9 +40,11 @@ enum AggregateScenarios {
             })
         }
         let other = EndingObserver()
-        other.token = try crate.observe("bottles.@sum.volume") { _ in other.delivered() }
+        other.token = try crate.observe("bottles.@sum.volume") { [weak other] _ in
+          other?.delivered()
+        }
         let inside = EndingObserver(endsInside: 10)
-        inside.token = crate.observe(\.totalVolume) { _, _ in inside.delivered() }
+        inside.token = crate.observe(\.totalVolume) { [weak inside] _, _ in inside?.delivered() }
         race(workers: 4) { worker in
           for index in 0..<operations {
             if worker == 3, index == operations / 2 { other.end() }

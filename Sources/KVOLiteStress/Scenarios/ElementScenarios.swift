@@ -65,10 +65,10 @@ enum ElementScenarios {
         let token = try crate.observe("bottles.volume", options: options) { replay.apply($0) }
         // One observer ended from another thread, one from inside its own delivery.
         let other = EndingObserver()
-        other.token = try crate.observe("bottles.volume") { _ in other.delivered() }
+        other.token = try crate.observe("bottles.volume") { [weak other] _ in other?.delivered() }
         let inside = EndingObserver(endsInside: 10)
-        inside.token = try crate.observe("bottles.volume", options: [.new]) { _ in
-          inside.delivered()
+        inside.token = try crate.observe("bottles.volume", options: [.new]) { [weak inside] _ in
+          inside?.delivered()
         }
         race(workers: 4) { worker in
           for index in 0..<operations {
@@ -167,7 +167,9 @@ enum ElementScenarios {
 }
 
 /// An observer whose token ends from another thread (``end()``) or inside its own delivery,
-/// counting the calls that arrive after.
+/// counting the calls that arrive after. Its handler captures it weakly: it keeps the token,
+/// and a token keeps its handler until released (a strong capture is a cycle, which the leak
+/// sanitizer reports).
 final class EndingObserver: @unchecked Sendable {
   // @unchecked: `token` is set before any delivery can call; the rest is atomic or locked.
   var token: ObservationToken?

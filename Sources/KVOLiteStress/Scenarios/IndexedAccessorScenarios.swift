@@ -32,7 +32,7 @@ enum IndexedAccessorScenarios {
         let tokens = try van.withLock { van in
           try van.mutateToMany(
             .insertion, forKeyPath: "bottles", at: [0, 1], elements: [pool[0], pool[0]])
-          other.token = try van.observe("bottles.volume") { _ in other.delivered() }
+          other.token = try van.observe("bottles.volume") { [weak other] _ in other?.delivered() }
           return [
             try van.observe("bottles", options: [.initial, .old, .new]) { exact.apply($0) },
             try van.observe("bottles.volume", options: [.initial, .old, .new]) {
