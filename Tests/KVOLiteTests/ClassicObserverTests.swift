@@ -139,4 +139,52 @@ struct ClassicObserverTests {
     #expect(seen == 0)
     withExtendedLifetime(empty) {}
   }
+
+  @Test("a key path that cannot be observed, found only at registration, sends no .initial either")
+  func severalNotObservable() throws {
+    let person = Person(firstName: "A")
+    var seen: [String] = []
+    #expect(throws: KeyValueError.notObservable(key: "plain", type: "Person")) {
+      _ = try person.observe(["firstName", "plain"], options: [.initial]) { path, _ in
+        seen.append(path)
+      }
+    }
+    person.firstName = "B"
+    #expect(seen == [])
+    #expect(person.observationRegistrar.triggerCount == 0)
+  }
+
+  @Test("observe([keyPaths]) takes a key of every element, as observing one key path does")
+  func severalWithElements() throws {
+    let shelf = Shelf()
+    let book = Book(title: "A", pages: 1)
+    shelf.books = [book]
+    var seen: [String] = []
+    let token = try shelf.observe(["books.pages", "name"], options: [.initial, .new]) {
+      path, change in
+      seen.append("\(path) \(change.kind) \(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
+    }
+    book.pages = 2
+    shelf.name = "S"
+    #expect(
+      seen == [
+        "books.pages setting [Optional(1)]", "name setting ",
+        "books.pages replacement [Optional(2)]",
+        "name setting S",
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("an observer may remove itself from inside its .initial notification")
+  func removalInsideInitial() throws {
+    let person = Person(firstName: "A")
+    let recorder = Recorder()
+    recorder.onChange = { object, _ in
+      (object as? Person)?.removeObserver(recorder, forKeyPath: "firstName")
+    }
+    try person.addObserver(recorder, forKeyPath: "firstName", options: [.initial, .new])
+    person.firstName = "B"
+    #expect(recorder.received == ["firstName -->A"])
+    #expect(person.observationRegistrar.triggerCount == 0)
+  }
 }

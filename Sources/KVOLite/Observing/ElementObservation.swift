@@ -74,11 +74,12 @@ final class ElementObservation: Observation, @unchecked Sendable {
     self.handler = handler
   }
 
-  /// Starts observing `rest` on every element of `relationship` of `root`.
+  /// Starts observing `rest` on every element of `relationship` of `root`; `sendInitial`
+  /// sends the `.initial` notification, if asked, with the elements' values then.
   static func start(
     on root: some KeyValueObservable, relationship: String, rest: String,
     options: ObservingOptions, handler: @escaping (KeyValueChange<Any?>) -> Void
-  ) throws(KeyValueError) -> ObservationToken {
+  ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let observation = ElementObservation(rest: rest, options: options, handler: handler)
     observation.root = root
     let inner = options.intersection(.prior).union([.old, .new])
@@ -96,11 +97,16 @@ final class ElementObservation: Observation, @unchecked Sendable {
       observation.invalidate()
       throw error
     }
-    if options.contains(.initial) {
-      let values: Any?? = options.contains(.new) ? .some(observation.values(of: objects)) : nil
+    let sendInitial = {
+      guard options.contains(.initial), observation.lock.withLock({ !observation.ended }) else {
+        return
+      }
+      let current = (try? root.value(forKeyPath: relationship)) ?? nil
+      let values: Any?? =
+        options.contains(.new) ? .some(observation.values(of: Self.objects(in: current))) : nil
       DeliveryScope.run { handler(KeyValueChange(kind: .setting, newValue: values)) }
     }
-    return ObservationToken(observation)
+    return (ObservationToken(observation), sendInitial)
   }
 
   override func invalidate() {

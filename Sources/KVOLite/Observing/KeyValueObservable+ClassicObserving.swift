@@ -4,6 +4,9 @@ extension KeyValueObservable {
   ///
   /// The same observer may be added several times (for the same key path too); each addition
   /// is a registration of its own, removed by one ``removeObserver(_:forKeyPath:context:)``.
+  /// With `.initial`, the initial notification comes once the registration is complete, so the
+  /// observer may remove it from inside that notification too (Foundation sends it before the
+  /// registration exists, and raises "not registered" there).
   ///
   /// - Lifetime: neither the observer nor the object is retained by the registration. A
   ///   registration whose observer is gone delivers nothing; all of an object's registrations
@@ -15,7 +18,8 @@ extension KeyValueObservable {
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueError) {
     let tag = context.map { UInt(bitPattern: $0) }
-    let token = try observe(keyPath, options: options) { [weak observer, weak self] change in
+    let (token, sendInitial) = try register(keyPath, options: options) {
+      [weak observer, weak self] change in
       guard let observer, let self else { return }
       observer.observeValue(
         forKeyPath: keyPath, of: self, change: change,
@@ -23,8 +27,10 @@ extension KeyValueObservable {
     }
     let registration = ClassicRegistration(
       observer: ObjectIdentifier(observer), keyPath: keyPath, context: context, token: token)
-    let context = observationRegistrar.context(of: self)
-    if !context.addClassic(registration) { token.invalidate() }
+    // The object is alive (the caller holds it), so its registrar is not torn down. Kept before
+    // the `.initial` notification, so that the observer may remove itself from inside it.
+    _ = observationRegistrar.context(of: self).addClassic(registration)
+    sendInitial()
   }
 
   /// Removes the most recent registration of `observer` for `keyPath` with `context` (which

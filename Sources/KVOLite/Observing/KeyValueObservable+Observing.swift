@@ -66,9 +66,11 @@ extension KeyValueObservable {
     if steps.count == 1, steps[0].entry.role != .derived {
       return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
     }
-    return try startPathObservation(
+    let observation = try startPathObservation(
       steps: steps, hasOperator: false, options: options, read: { $0[keyPath: keyPath] },
       elements: { $0 as! Value }, handler: changeHandler)
+    if options.contains(.initial) { observation.sendInitial() }
+    return ObservationToken(observation)
   }
 
   /// Observes a string key path such as `"recipient.postalAddress.street"` or
@@ -87,6 +89,20 @@ extension KeyValueObservable {
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
+    let (token, sendInitial) = try register(keyPath, options: options, handler: changeHandler)
+    sendInitial()
+    return token
+  }
+
+  /// Registers an observation of a string key path as
+  /// ``observe(_:options:changeHandler:)-(String,_,_)`` does, but leaves its `.initial`
+  /// notification to the caller: `sendInitial` sends it (nothing without `.initial`, or once the
+  /// token has ended). For registrations that must be complete before their first notification
+  /// (several key paths at once, the classic observer API).
+  func register(
+    _ keyPath: String, options: ObservingOptions,
+    handler: @escaping (KeyValueChange<Any?>) -> Void
+  ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let table = KeyTable.of(self)
     let path: KeyValuePath
     let (steps, hasOperator): ([KeyStep], Bool)
@@ -99,8 +115,7 @@ extension KeyValueObservable {
         let (relationship, rest) = try ElementObservation.split(keyPath, in: table)
       else { throw error }
       return try ElementObservation.start(
-        on: self, relationship: relationship, rest: rest, options: options,
-        handler: changeHandler)
+        on: self, relationship: relationship, rest: rest, options: options, handler: handler)
     }
     if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
       // One stored key: a direct record, like a typed one-key observation.
@@ -108,25 +123,34 @@ extension KeyValueObservable {
       let record = try observationRegistrar.registerDirect(
         on: self, key: step.index, in: step.table
       ) {
-        make($0, $1, options, changeHandler)
+        make($0, $1, options, handler)
       }
-      if options.contains(.initial), record.isActive {
-        let current: Any?? = options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
-        DeliveryScope.run { changeHandler(KeyValueChange(kind: .setting, newValue: current)) }
-      }
-      return ObservationToken(record)
+      return (
+        ObservationToken(record),
+        {
+          guard options.contains(.initial), record.isActive else { return }
+          let current: Any?? =
+            options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
+          DeliveryScope.run { handler(KeyValueChange(kind: .setting, newValue: current)) }
+        }
+      )
     }
-    return try startPathObservation(
+    let observation = try startPathObservation(
       steps: steps, hasOperator: hasOperator, options: options,
       read: { (try? path.value(of: $0)) ?? nil }, elements: { KeyEntry.box($0) },
-      handler: { _, change in changeHandler(change) })
+      handler: { _, change in handler(change) })
+    return (
+      ObservationToken(observation),
+      { if options.contains(.initial) { observation.sendInitial() } }
+    )
   }
 
+  /// Starts a path observation (its links placed); its `.initial` notification is the caller's.
   private func startPathObservation<Value>(
     steps: [KeyStep], hasOperator: Bool, options: ObservingOptions,
     read: @escaping (Self) -> Value, elements: @escaping (Any) -> Value,
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
-  ) throws(KeyValueError) -> ObservationToken {
+  ) throws(KeyValueError) -> TypedPathObservation<Self, Value> {
     let last = steps.last!.entry
     let (branches, wiringFrom) = try DependencyExpansion.branches(for: steps)
     let observation = TypedPathObservation(
@@ -139,8 +163,7 @@ extension KeyValueObservable {
       observation.invalidate()
       throw error
     }
-    if options.contains(.initial) { observation.sendInitial() }
-    return ObservationToken(observation)
+    return observation
   }
 }
 
