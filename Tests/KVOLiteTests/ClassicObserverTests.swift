@@ -1,6 +1,7 @@
 import Foundation
 import KVOLite
 import KVOLiteTestSupport
+import Synchronization
 import Testing
 
 /// A classic observer that records what it receives.
@@ -18,6 +19,23 @@ private final class Recorder: KeyValueObserver {
     let old = change.oldValue.map { "\($0 ?? "nil")" } ?? "-"
     received.append("\(keyPath)\(tag) \(old)->\(new)\(change.isPrior ? " prior" : "")")
     onChange?(object, context)
+  }
+}
+
+/// A classic observer that removes itself from inside its first notification, on whichever
+/// thread makes it.
+private final class SelfRemover: KeyValueObserver, Sendable {
+  let person: Person
+  private let removed = Atomic<Bool>(false)
+
+  init(_ person: Person) { self.person = person }
+
+  func observeValue(
+    forKeyPath keyPath: String, of object: any KeyValueObservable, change: KeyValueChange<Any?>,
+    context: UnsafeMutableRawPointer?
+  ) {
+    guard !removed.exchange(true, ordering: .relaxed) else { return }
+    person.removeObserver(self, forKeyPath: keyPath)
   }
 }
 
@@ -185,6 +203,28 @@ struct ClassicObserverTests {
     try person.addObserver(recorder, forKeyPath: "firstName", options: [.initial, .new])
     person.firstName = "B"
     #expect(recorder.received == ["firstName -->A"])
+    #expect(person.observationRegistrar.triggerCount == 0)
+  }
+
+  @Test("an observer removing itself in a first notification that races addObserver is removed")
+  func removalRacingAddObserver() {
+    let person = Person()
+    let done = Atomic<Bool>(false)
+    let removers = Locked<[SelfRemover]>([])
+    race(workers: 3) { worker in
+      guard worker == 0 else {
+        while !done.load(ordering: .acquiring) { person.firstName = "set" }
+        return
+      }
+      for _ in 0..<10_000 {
+        let remover = SelfRemover(person)
+        removers.withLock { $0.append(remover) }
+        try? person.addObserver(remover, forKeyPath: "firstName")
+      }
+      done.store(true, ordering: .releasing)
+    }
+    // The first notification of the observers that had none.
+    person.firstName = "last"
     #expect(person.observationRegistrar.triggerCount == 0)
   }
 }
