@@ -33,6 +33,23 @@ private final class Van: KeyValueObservable, @unchecked Sendable {
   var load: Double { storage.reduce(0) { $0 + $1.weight } }
 }
 
+/// A van whose parcels grow by two between any two reads of their count, as when another
+/// thread inserts while key-value coding reads.
+private final class GrowingVan: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<GrowingVan> = [
+    .toMany(
+      "parcels",
+      accessors: IndexedAccessors(
+        count: {
+          $0.count += 2
+          return $0.count
+        },
+        element: { _, _ in Parcel(0) }, insert: { _, _, _ in }, remove: { _, _ in }))
+  ]
+  var count = 0
+}
+
 @Suite("To-many relationships kept by indexed accessors")
 struct IndexedAccessorTests {
   @Test("key-value coding reads through the accessors: the array, an index, @count, operators")
@@ -111,5 +128,12 @@ struct IndexedAccessorTests {
     ) { try van.setValue([Parcel(1)], forKey: "parcels") }
     #expect(van.storage.count == 1 && notified == 0)
     _ = token
+  }
+
+  @Test("an index out of range names the count it was checked against, not a later one")
+  func outOfRangeNamesTheCountChecked() {
+    #expect(throws: KeyValueError.indexOutOfRange(index: 3, count: 2, path: "parcels.3")) {
+      try GrowingVan().value(forKeyPath: "parcels.3.weight")
+    }
   }
 }
