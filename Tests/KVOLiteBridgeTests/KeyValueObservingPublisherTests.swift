@@ -79,4 +79,17 @@ struct KeyValueObservingPublisherTests {
     contact.send(completion: .finished)
     #expect(await numbers.next() == nil)
   }
+
+  @Test("leaving a loop over values(for:) ends its observation")
+  func leavingTheLoop() async {
+    let person = Person(firstName: "Ann")
+    for await name in person.values(for: \.firstName) where name == "Ann" { break }
+    #expect(person.observationRegistrar.triggerCount == 0)
+    var iterator: AsyncPublisher<KeyValueObservingPublisher<Person, String>>.Iterator? =
+      person.values(for: \.firstName).makeAsyncIterator()
+    let copy = iterator
+    iterator = nil
+    #expect(person.observationRegistrar.triggerCount == 1)
+    withExtendedLifetime(copy) {}
+  }
 }
