@@ -63,8 +63,14 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
   }
 
   /// The next value, `nil` at the end, or the upstream's failure (once).
+  ///
+  /// When the task is cancelled, the sequence ends at once, and upstream is cancelled by the
+  /// task, here, after the await: not from the cancellation handler, which the runtime runs
+  /// with the task locked, a lock that resuming the task takes. Cancelling upstream may wait
+  /// for a value on its way (a KVO subscription's cancel does), whose delivery resumes this
+  /// task: from the handler, the two would wait for each other for good.
   func next() async -> Result<Input?, Failure> {
-    await withTaskCancellationHandler {
+    let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
         let step = lock.withLock { () -> NextStep in
           if ended { return .resume(.success(nil)) }
@@ -82,8 +88,21 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
         }
       }.value
     } onCancel: {
-      cancel()
+      end()
     }
+    if Task.isCancelled { cancel() }
+    return outcome
+  }
+
+  /// Ends the sequence: the waiting `next()` returns `nil`, and so does every later one.
+  /// Upstream is left as it is.
+  private func end() {
+    let continuation = lock.withLock { () -> CheckedContinuation<Outcome, Never>? in
+      ended = true
+      defer { waiting = nil }
+      return waiting
+    }
+    continuation?.resume(returning: UncheckedSendable(.success(nil)))
   }
 
   func cancel() {
