@@ -6,5 +6,8 @@ enum StressScenarios {
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
       + KeyValuePublisherScenarios.all
       + ElementScenarios.all + DeclarationScenarios.all
+      + KeyValueCodingScenarios.all + ClassicObserverScenarios.all
+      + ManualNotificationScenarios.all + SeveralKeyPathsScenarios.all
+      + AsyncValuesScenarios.all + ObservableBoxScenarios.all
   }
 }
