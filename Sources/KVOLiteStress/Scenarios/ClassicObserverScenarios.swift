@@ -6,13 +6,15 @@ import Synchronization
 /// after its removal returned, and can remove itself from inside its first call or from its
 /// `deinit`, as Foundation code does.
 final class Watcher: KeyValueObserver, @unchecked Sendable {
-  // @unchecked: the mutable state is atomic; `removal` is set before the watcher is shared.
+  // @unchecked: the mutable state is atomic, or set before the watcher is shared.
   let calls = Counter()
   let late = Counter()
   private let removed = Atomic<Bool>(false)
   private let selfRemoved = Atomic<Bool>(false)
-  /// What the watcher removes from inside its first call, or from its `deinit`.
-  var removal: (object: Depot, keyPath: String)?
+  /// What the watcher removes from inside its first call, or from its `deinit`: the object
+  /// (weakly, as Foundation code holds what it observes from its observer) and the key path.
+  weak var observed: Depot?
+  var observedKeyPath = "label"
   var removesInFirstCall = false
   var removesInDeinit = false
   /// Called with every change, after counting it.
@@ -24,9 +26,7 @@ final class Watcher: KeyValueObserver, @unchecked Sendable {
   }
 
   deinit {
-    if removesInDeinit, let (object, keyPath) = removal {
-      object.removeObserver(self, forKeyPath: keyPath)
-    }
+    if removesInDeinit { observed?.removeObserver(self, forKeyPath: observedKeyPath) }
     liveObjects.subtract(1, ordering: .relaxed)
   }
 
@@ -40,10 +40,8 @@ final class Watcher: KeyValueObserver, @unchecked Sendable {
   ) {
     if removed.load(ordering: .acquiring) { late.increment() }
     calls.increment()
-    if removesInFirstCall, let (object, keyPath) = removal,
-      !selfRemoved.exchange(true, ordering: .relaxed)
-    {
-      object.removeObserver(self, forKeyPath: keyPath)
+    if removesInFirstCall, !selfRemoved.exchange(true, ordering: .relaxed) {
+      observed?.removeObserver(self, forKeyPath: observedKeyPath)
     }
     onChange(change)
   }
@@ -52,12 +50,34 @@ final class Watcher: KeyValueObserver, @unchecked Sendable {
 /// The classic observer API under concurrency: two threads set a depot's `label` while two
 /// add and remove ``Watcher``s: removed by the thread that added them, by another thread, from
 /// inside their first notification (the `.initial` one included), from their `deinit` (which
-/// may run inside a delivery that held the last reference), or added twice with one context
-/// and removed twice. A standing observer gets every set once, in each writer's order; no
+/// may run inside a delivery that held the last reference, or race the deinit of the object
+/// they observe, released on another thread), or added twice with one context and removed
+/// twice. A standing observer gets every set once, in each writer's order; no
 /// watcher is called after a removal returned (outside a delivery); once the threads stop, the
 /// depot holds exactly the standing registrations; and nothing is left alive.
 enum ClassicObserverScenarios {
   static var all: [StressScenario] { [addAndRemove] }
+
+  /// What the third thread hands the fourth: watchers to remove, and watchers of objects of
+  /// their own to let go of.
+  final class Handoffs: Sendable {
+    let removals = Locked<[Watcher]>([])
+    let temporaries = Locked<[(Depot, Watcher)]>([])
+
+    /// Everything handed over so far.
+    func take() -> ([Watcher], [(Depot, Watcher)]) {
+      (
+        removals.withLock { list in
+          defer { list = [] }
+          return list
+        },
+        temporaries.withLock { list in
+          defer { list = [] }
+          return list
+        }
+      )
+    }
+  }
 
   /// Contexts: addresses that tell registrations apart (never dereferenced).
   nonisolated(unsafe) static let contexts = UnsafeMutablePointer<Int>.allocate(capacity: 2)
@@ -84,7 +104,7 @@ enum ClassicObserverScenarios {
       let chain = Watcher()
       try depot.addObserver(chain, forKeyPath: "keeper.name", options: [.old, .new])
       let registrations = depot.observationRegistrar.triggerCount
-      let handoff = Locked<[Watcher]>([])
+      let handoffs = Handoffs()
       // Watchers that remove themselves in their first call live until it comes.
       let selfRemovers = Locked<[Watcher]>([])
       let done = Atomic<Int>(0)
@@ -96,31 +116,29 @@ enum ClassicObserverScenarios {
           for index in 0..<iterations { depot.label = Stamp.string(writer: worker, index: index) }
         case 2:
           for round in 0..<rounds {
-            addAndRemove(round, depot, contexts + 1, handoff, selfRemovers, late)
+            addAndRemove(round, depot, contexts + 1, handoffs, selfRemovers, late)
           }
           done.store(1, ordering: .releasing)
         default:
-          // Removes what the third thread hands over, from this thread, while replacing the
-          // keeper and setting its name.
+          // Removes what the third thread hands over, from this thread, and lets go of the
+          // objects it hands over, while replacing the keeper and setting its name.
           var step = 0
           while true {
-            let watchers = handoff.withLock { watchers in
-              defer { watchers = [] }
-              return watchers
-            }
+            let finished = done.load(ordering: .acquiring) == 1
+            let (watchers, temporaries) = handoffs.take()
             for watcher in watchers {
               depot.removeObserver(watcher, forKeyPath: "keeper.name")
               watcher.markRemoved()
               late.add(watcher.late.count)
             }
+            for (temporary, watcher) in temporaries {
+              temporary.keeper.name = Stamp.string(writer: 3, index: step)
+              withExtendedLifetime(watcher) {}
+            }
             step += 1
             if step % 16 == 0 { depot.keeper = Keeper() }
             depot.keeper.name = Stamp.string(writer: 3, index: step)
-            if watchers.isEmpty, done.load(ordering: .acquiring) == 1,
-              handoff.withLock({ $0.isEmpty })
-            {
-              break
-            }
+            if finished, watchers.isEmpty, temporaries.isEmpty { break }
           }
         }
       }
@@ -148,14 +166,14 @@ enum ClassicObserverScenarios {
     return report
   }
 
-  /// Round `round` of the third thread: one watcher, added and removed one of five ways.
+  /// Round `round` of the third thread: one watcher, added and removed one of six ways.
   static func addAndRemove(
     _ round: Int, _ depot: Depot, _ context: UnsafeMutablePointer<Int>,
-    _ handoff: Locked<[Watcher]>, _ selfRemovers: Locked<[Watcher]>, _ late: Counter
+    _ handoffs: Handoffs, _ selfRemovers: Locked<[Watcher]>, _ late: Counter
   ) {
     let watcher = Watcher()
     do {
-      switch round % 5 {
+      switch round % 6 {
       case 0:
         // Added and removed here, with its context.
         try depot.addObserver(
@@ -173,26 +191,34 @@ enum ClassicObserverScenarios {
         watcher.markRemoved()
       case 2:
         // Removes itself from inside its first notification, on whichever thread makes it.
-        watcher.removal = (depot, "label")
+        watcher.observed = depot
         watcher.removesInFirstCall = true
         selfRemovers.withLock { $0.append(watcher) }
         try depot.addObserver(watcher, forKeyPath: "label", options: [.new])
       case 3:
         // Removes itself from inside its `.initial` notification, in addObserver.
-        watcher.removal = (depot, "label")
+        watcher.observed = depot
         watcher.removesInFirstCall = true
         try depot.addObserver(watcher, forKeyPath: "label", options: [.initial, .new])
+      case 4:
+        // Removed by another thread.
+        try depot.addObserver(watcher, forKeyPath: "keeper.name", options: [.new])
+        handoffs.removals.withLock { $0.append(watcher) }
       default:
-        if round % 10 == 4 {
-          // Removed by another thread.
-          try depot.addObserver(watcher, forKeyPath: "keeper.name", options: [.new])
-          handoff.withLock { $0.append(watcher) }
-        } else {
-          // Removes itself in its deinit, which runs on whichever thread lets go of it last
-          // (a delivery holds it while it is called).
-          watcher.removal = (depot, "label")
-          watcher.removesInDeinit = true
+        // Removes itself in its deinit, which runs on whichever thread lets go of it last
+        // (a delivery holds it while it is called)...
+        watcher.removesInDeinit = true
+        if round % 12 == 5 {
+          watcher.observed = depot
           try depot.addObserver(watcher, forKeyPath: "label", options: [.new])
+        } else {
+          // ...from an object of its own, which the fourth thread sets and both threads let
+          // go of at once: the object's deinit races the watcher's.
+          let temporary = Depot()
+          watcher.observed = temporary
+          watcher.observedKeyPath = "keeper.name"
+          try temporary.addObserver(watcher, forKeyPath: "keeper.name", options: [.new])
+          handoffs.temporaries.withLock { $0.append((temporary, watcher)) }
         }
       }
     } catch {

@@ -8,7 +8,8 @@ import Synchronization
 /// another, by key path and by name) and `willChange(_:valuesAt:for:)`/`didChange` pairs for a
 /// replacement in its to-many `readings`, while a fourth adds observers of both keys and ends
 /// them: by `invalidate()`, by releasing the token, or from inside their own prior
-/// notification.
+/// notification; and runs pairs on gauges of its own, whose observations the first thread
+/// invalidates while the fourth lets go of the gauges.
 ///
 /// Each pair delivers on its thread, at its calls: every `will` gives each standing observer
 /// exactly one prior notification before it returns, every `did` exactly one post
@@ -60,11 +61,14 @@ enum ManualNotificationScenarios {
       }
       let standing = gauge.observationRegistrar.triggerCount
 
+      let handed = Locked<[ObservationToken]>([])
       race(workers: pairThreads + 1) { worker in
         guard worker < pairThreads else {
           var waiting: [Locked<ObservationToken?>] = []
           for round in 0..<iterations / 4 {
-            if let own = observeForAMoment(gauge, round, transient: transientCalls, late) {
+            if round % 8 == 7 {
+              pairOnATemporaryGauge(round, handed, malformed)
+            } else if let own = observeForAMoment(gauge, round, transient: transientCalls, late) {
               waiting.append(own)
             }
           }
@@ -113,6 +117,7 @@ enum ManualNotificationScenarios {
               }
               pairs.increment()
             }
+            if worker == 0, index % 64 == 0 { invalidate(handed) }
             if index % 2 == 0 {
               let at: IndexSet = [worker]
               try expect([.readingsPrior: 1]) { () throws(KeyValueError) in
@@ -130,6 +135,7 @@ enum ManualNotificationScenarios {
           malformed.increment()
         }
       }
+      invalidate(handed)
       report.count("pairs", pairs.count)
       report.count("transient notifications", transientCalls.count)
       report.expect("notifications by name", posts.count, pairs.count)
@@ -155,6 +161,48 @@ enum ManualNotificationScenarios {
     }
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
+  }
+
+  /// Invalidates the tokens handed over, and lets go of them.
+  static func invalidate(_ handed: Locked<[ObservationToken]>) {
+    let tokens = handed.withLock { tokens in
+      defer { tokens = [] }
+      return tokens
+    }
+    for token in tokens { token.invalidate() }
+  }
+
+  /// One round in eight of the fourth thread: pairs on a gauge of its own, whose observations
+  /// the first thread invalidates meanwhile; then the gauge is let go of, its deinit racing the
+  /// invalidations.
+  static func pairOnATemporaryGauge(
+    _ round: Int, _ handed: Locked<[ObservationToken]>, _ malformed: Counter
+  ) {
+    let temporary = Gauge(readings: 1)
+    let captured = Tag(writer: 3, index: round)
+    do {
+      let tokens = [
+        temporary.observe(\.level, options: [.prior, .old, .new]) { _, _ in
+          withExtendedLifetime(captured) {}
+        },
+        temporary.observe(\.readings, options: [.prior, .new]) { _, _ in
+          withExtendedLifetime(captured) {}
+        },
+      ]
+      handed.withLock { $0 += tokens }
+    }
+    do {
+      for step in 0..<4 {
+        try temporary.willChangeValue(for: \.level)
+        temporary.level = Stamp.string(writer: 3, index: round + step)
+        try temporary.didChangeValue(for: \.level)
+        try temporary.willChange(.replacement, valuesAt: [0], for: \.readings)
+        temporary.readings = [Stamp.string(writer: 3, index: round + step)]
+        try temporary.didChange(.replacement, valuesAt: [0], for: \.readings)
+      }
+    } catch {
+      malformed.increment()
+    }
   }
 
   /// The fourth thread's round `round`: an observer of `level` or `readings` that lives for a

@@ -6,7 +6,8 @@ import Synchronization
 /// key-value coding), observed every way at once: by key path with prior, old and new values,
 /// through `$value`, through `objectWillChange` and through `publisher(for: \.value)`. A fourth
 /// thread adds observers of each kind and ends them: by `invalidate()` or `cancel()`, by
-/// releasing them, or from inside their own delivery.
+/// releasing them, or from inside their own delivery; and observes boxes of its own, whose
+/// observations the first thread cancels while the fourth sets the boxes and lets go of them.
 ///
 /// Every set reaches every standing observer once: `objectWillChange` once, `$value` with the
 /// value, the key-path observer with one prior and one post notification carrying the value
@@ -61,10 +62,15 @@ enum ObservableBoxScenarios {
       ]
       let registrations = box.observationRegistrar.triggerCount
 
+      let handed = Locked<[any Cancellable]>([])
       race(workers: writers + 1) { worker in
         guard worker < writers else {
           for round in 0..<iterations / 8 {
-            observeForAMoment(box, round, transient: transientCalls, late)
+            if round % 8 == 7 {
+              observeATemporaryBox(round, handed)
+            } else {
+              observeForAMoment(box, round, transient: transientCalls, late)
+            }
           }
           return
         }
@@ -79,8 +85,10 @@ enum ObservableBoxScenarios {
           } else {
             box.value = stamp
           }
+          if worker == 0, index % 64 == 0 { cancel(handed) }
         }
       }
+      cancel(handed)
       report.expect("objectWillChange", willChanges.count, writers * iterations)
       report.expect("prior notifications", priors.count, writers * iterations)
       report.merge("post notifications", posts)
@@ -99,6 +107,33 @@ enum ObservableBoxScenarios {
     report.check("the box was released", released == nil)
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
+  }
+
+  /// Cancels what was handed over, and lets go of it.
+  static func cancel(_ handed: Locked<[any Cancellable]>) {
+    let cancellables = handed.withLock { cancellables in
+      defer { cancellables = [] }
+      return cancellables
+    }
+    for cancellable in cancellables { cancellable.cancel() }
+  }
+
+  /// One round in eight of the fourth thread: a box of its own, observed every way, whose
+  /// observations the first thread cancels while this one sets the box and lets go of it: the
+  /// cancellations race the box's deinit. The box holds a counted value, so a box left alive
+  /// shows.
+  static func observeATemporaryBox(_ round: Int, _ handed: Locked<[any Cancellable]>) {
+    let temporary = ObservableBox(Tag(writer: 3, index: round))
+    do {
+      let made: [any Cancellable] = [
+        temporary.observe(\.value, options: [.prior, .old, .new]) { _, _ in },
+        temporary.$value.sink { _ in },
+        temporary.objectWillChange.sink { _ in },
+        temporary.publisher(for: \.value).sink { _ in },
+      ]
+      handed.withLock { $0 += made }
+    }
+    for step in 1...3 { temporary.value = Tag(writer: 3, index: round + step) }
   }
 
   /// The fourth thread's round `round`: an observer of the box that lives for a moment — by key

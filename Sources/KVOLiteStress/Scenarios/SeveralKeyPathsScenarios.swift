@@ -7,7 +7,8 @@ import Synchronization
 /// path: a depot's `label`; `keeper.name`, the keeper also replaced now and then; and
 /// `cartons.@count`, an append and a removal each step. A fourth thread makes observations of
 /// the same paths and ends them: by `invalidate()`, by releasing the token, or from inside the
-/// handler (one token ending all its paths at once).
+/// handler (one token ending all its paths at once); and observes depots of its own, whose
+/// tokens the first thread invalidates while the fourth lets go of the depots.
 ///
 /// Each thread is the only one changing its path, so the standing observation's counts are
 /// exact: every set of `label` once, in order; `keeper.name` once per set of the name and once
@@ -61,10 +62,14 @@ enum SeveralKeyPathsScenarios {
       let standing = (
         depot.observationRegistrar.triggerCount, depot.keeper.observationRegistrar.triggerCount
       )
+      let handed = Locked<[ObservationToken]>([])
       race(workers: 4) { worker in
         switch worker {
         case 0:
-          for index in 0..<iterations { depot.label = Stamp.string(writer: 0, index: index) }
+          for index in 0..<iterations {
+            depot.label = Stamp.string(writer: 0, index: index)
+            if index % 32 == 0 { invalidate(handed) }
+          }
         case 1:
           for index in 0..<iterations {
             if index % 8 == 0 { depot.keeper = Keeper() }
@@ -78,10 +83,15 @@ enum SeveralKeyPathsScenarios {
           }
         default:
           for round in 0..<iterations / 8 {
-            observeForAMoment(depot, round, transient: transientCalls, late, malformed)
+            if round % 4 == 3 {
+              observeATemporaryDepot(round, handed, malformed)
+            } else {
+              observeForAMoment(depot, round, transient: transientCalls, late, malformed)
+            }
           }
         }
       }
+      invalidate(handed)
       report.merge("label", labels)
       report.merge("keeper.name", names)
       report.expect(
@@ -103,6 +113,38 @@ enum SeveralKeyPathsScenarios {
     }
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
+  }
+
+  /// Invalidates the tokens handed over, and lets go of them.
+  static func invalidate(_ handed: Locked<[ObservationToken]>) {
+    let tokens = handed.withLock { tokens in
+      defer { tokens = [] }
+      return tokens
+    }
+    for token in tokens { token.invalidate() }
+  }
+
+  /// One round in four of the fourth thread: an observation of a depot of its own, whose
+  /// token the first thread invalidates while this one changes every path and lets go of the
+  /// depot: the token's end races the depot's deinit.
+  static func observeATemporaryDepot(
+    _ round: Int, _ handed: Locked<[ObservationToken]>, _ malformed: Counter
+  ) {
+    let temporary = Depot()
+    let captured = Tag(writer: 3, index: round)
+    do {
+      let token = try temporary.observe(paths, options: [.old, .new]) { path, _ in
+        withExtendedLifetime(captured) {}
+        if !paths.contains(path) { malformed.increment() }
+      }
+      handed.withLock { $0.append(token) }
+    } catch {
+      return malformed.increment()
+    }
+    temporary.label = Stamp.string(writer: 3, index: round)
+    temporary.keeper = Keeper()
+    temporary.keeper.name = Stamp.string(writer: 3, index: round)
+    temporary.mutableArrayValue(for: \.cartons).append(Carton())
   }
 
   /// The fourth thread's round `round`: an observation of some of the paths that lives for a
