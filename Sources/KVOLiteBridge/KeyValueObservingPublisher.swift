@@ -97,13 +97,17 @@ where Downstream.Failure == Never {
     lock.lock()
     guard downstream != nil else { return lock.unlock() }
     hasRequested = true
-    demand += newDemand
-    guard pending != nil else { return lock.unlock() }
+    guard pending != nil else {
+      demand += newDemand
+      return lock.unlock()
+    }
     lock.unlock()
-    // The held initial value, delivered like any other (one call at a time); checked again
-    // under the delivery lock, where another thread may have delivered it meanwhile.
+    // The held initial value goes first, delivered like any other (one call at a time). The
+    // demand is added under the delivery lock: added before, it could be taken by a change
+    // delivered on another thread in between, which would overtake the initial value.
     delivery.withLock {
       lock.lock()
+      demand += newDemand
       guard let downstream, let value = pending, demand > 0 else { return lock.unlock() }
       pending = nil
       demand -= 1

@@ -5,7 +5,10 @@
 /// - By key path: the box is a ``/KVOLite/KeyValueObservable`` with one key, `value`, which notifies
 ///   on every set (`ObservableBox(3).observe(\.value) { … }`, `publisher(for: \.value)`,
 ///   and key-value coding by the name `"value"`). Its prior notification comes before
-///   `objectWillChange`; its post-change notification after the value is stored.
+///   `objectWillChange`; its post-change notification after the value is stored, with the
+///   value that set stored (also when sets race on several threads; their old values are read
+///   before each stores, so two racing sets may report the same old value, as `.prior`
+///   observers of any key may).
 ///
 /// It is `Identifiable` by its value's `id`, and `Equatable` and `Hashable` by its value
 /// (comparing values, not boxes), as in the ObservableBox pattern. Sets from several threads
@@ -18,7 +21,9 @@ public final class ObservableBox<Value>: ObservableObject, KeyValueObservable, @
   /// The boxed value. Every set sends `objectWillChange` and `$value`, and notifies observers
   /// of the key `value`.
   @Published public var value: Value {
-    willSet { notify { () throws(KeyValueError) in try willChangeValue(for: \.value) } }
+    willSet {
+      notify { () throws(KeyValueError) in try willChangeValue(for: \.value, to: newValue) }
+    }
     didSet { notify { () throws(KeyValueError) in try didChangeValue(for: \.value) } }
   }
 

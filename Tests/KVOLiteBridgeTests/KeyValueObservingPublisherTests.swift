@@ -1,5 +1,6 @@
 import KVOLiteBridge
 import KVOLiteTestSupport
+import Synchronization
 import Testing
 
 @Suite("publisher(for:)")
@@ -78,5 +79,48 @@ struct KeyValueObservingPublisherTests {
     #expect(await numbers.next() == 3)
     contact.send(completion: .finished)
     #expect(await numbers.next() == nil)
+  }
+
+  @Test("leaving a loop over values(for:) ends its observation")
+  func leavingTheLoop() async {
+    let person = Person(firstName: "Ann")
+    for await name in person.values(for: \.firstName) where name == "Ann" { break }
+    #expect(person.observationRegistrar.triggerCount == 0)
+    var iterator: AsyncPublisher<KeyValueObservingPublisher<Person, String>>.Iterator? =
+      person.values(for: \.firstName).makeAsyncIterator()
+    let copy = iterator
+    iterator = nil
+    #expect(person.observationRegistrar.triggerCount == 1)
+    withExtendedLifetime(copy) {}
+  }
+
+  @Test("the held .initial value comes first, also when a set on another thread races the request")
+  func initialFirstUnderRacingSets() {
+    let person = Person(firstName: "0")
+    let done = Atomic<Bool>(false)
+    let outOfOrder = Locked<[[Int]]>([])
+    race(workers: 2) { worker in
+      guard worker == 1 else {
+        var count = 0
+        while !done.load(ordering: .acquiring) {
+          count += 1
+          person.firstName = "\(count)"
+        }
+        return
+      }
+      for _ in 0..<5_000 {
+        let subscriber = TrackingSubscriber<String, Never>(onSubscribe: { _ in })
+        person.publisher(for: \.firstName).subscribe(subscriber)
+        subscriber.subscription?.request(.max(2))
+        subscriber.subscription?.cancel()
+        let values = subscriber.history.all.compactMap { event -> Int? in
+          guard case .value(let value) = event else { return nil }
+          return Int(value)
+        }
+        if values != values.sorted() { outOfOrder.withLock { $0.append(values) } }
+      }
+      done.store(true, ordering: .releasing)
+    }
+    #expect(outOfOrder.withLock { $0 } == [])
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KVOLite
 import KVOLiteTestSupport
+import Synchronization
 import Testing
 
 /// A classic observer that records what it receives.
@@ -18,6 +19,23 @@ private final class Recorder: KeyValueObserver {
     let old = change.oldValue.map { "\($0 ?? "nil")" } ?? "-"
     received.append("\(keyPath)\(tag) \(old)->\(new)\(change.isPrior ? " prior" : "")")
     onChange?(object, context)
+  }
+}
+
+/// A classic observer that removes itself from inside its first notification, on whichever
+/// thread makes it.
+private final class SelfRemover: KeyValueObserver, Sendable {
+  let person: Person
+  private let removed = Atomic<Bool>(false)
+
+  init(_ person: Person) { self.person = person }
+
+  func observeValue(
+    forKeyPath keyPath: String, of object: any KeyValueObservable, change: KeyValueChange<Any?>,
+    context: UnsafeMutableRawPointer?
+  ) {
+    guard !removed.exchange(true, ordering: .relaxed) else { return }
+    person.removeObserver(self, forKeyPath: keyPath)
   }
 }
 
@@ -138,5 +156,75 @@ struct ClassicObserverTests {
     person.firstName = "C"
     #expect(seen == 0)
     withExtendedLifetime(empty) {}
+  }
+
+  @Test("a key path that cannot be observed, found only at registration, sends no .initial either")
+  func severalNotObservable() throws {
+    let person = Person(firstName: "A")
+    var seen: [String] = []
+    #expect(throws: KeyValueError.notObservable(key: "plain", type: "Person")) {
+      _ = try person.observe(["firstName", "plain"], options: [.initial]) { path, _ in
+        seen.append(path)
+      }
+    }
+    person.firstName = "B"
+    #expect(seen == [])
+    #expect(person.observationRegistrar.triggerCount == 0)
+  }
+
+  @Test("observe([keyPaths]) takes a key of every element, as observing one key path does")
+  func severalWithElements() throws {
+    let shelf = Shelf()
+    let book = Book(title: "A", pages: 1)
+    shelf.books = [book]
+    var seen: [String] = []
+    let token = try shelf.observe(["books.pages", "name"], options: [.initial, .new]) {
+      path, change in
+      seen.append("\(path) \(change.kind) \(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
+    }
+    book.pages = 2
+    shelf.name = "S"
+    #expect(
+      seen == [
+        "books.pages setting [Optional(1)]", "name setting ",
+        "books.pages replacement [Optional(2)]",
+        "name setting S",
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("an observer may remove itself from inside its .initial notification")
+  func removalInsideInitial() throws {
+    let person = Person(firstName: "A")
+    let recorder = Recorder()
+    recorder.onChange = { object, _ in
+      (object as? Person)?.removeObserver(recorder, forKeyPath: "firstName")
+    }
+    try person.addObserver(recorder, forKeyPath: "firstName", options: [.initial, .new])
+    person.firstName = "B"
+    #expect(recorder.received == ["firstName -->A"])
+    #expect(person.observationRegistrar.triggerCount == 0)
+  }
+
+  @Test("an observer removing itself in a first notification that races addObserver is removed")
+  func removalRacingAddObserver() {
+    let person = Person()
+    let done = Atomic<Bool>(false)
+    let removers = Locked<[SelfRemover]>([])
+    race(workers: 3) { worker in
+      guard worker == 0 else {
+        while !done.load(ordering: .acquiring) { person.firstName = "set" }
+        return
+      }
+      for _ in 0..<10_000 {
+        let remover = SelfRemover(person)
+        removers.withLock { $0.append(remover) }
+        try? person.addObserver(remover, forKeyPath: "firstName")
+      }
+      done.store(true, ordering: .releasing)
+    }
+    // The first notification of the observers that had none.
+    person.firstName = "last"
+    #expect(person.observationRegistrar.triggerCount == 0)
   }
 }

@@ -128,4 +128,19 @@ struct ManualNotificationTests {
       try person.didChangeValue(forKey: "address.street")
     }
   }
+
+  @Test(
+    "a pair whose will-time announces the new value reports it, whatever the key holds at did-time")
+  func announcedNewValue() throws {
+    let person = Person()
+    let log = Log<KeyValueChange<Int>>()
+    let token = person.observe(\.manual, options: [.old, .new]) { _, change in log.append(change) }
+    try person.willChangeValue(for: \.manual, to: 5)
+    person.manual = 5
+    // Another thread's set, between this set's store and its did-time.
+    person.manual = 6
+    try person.didChangeValue(for: \.manual)
+    #expect(log.all == [KeyValueChange(kind: .setting, oldValue: 0, newValue: 5)])
+    _ = token
+  }
 }

@@ -172,13 +172,13 @@ struct KeyValuePath {
           current = count(object)
           skipCount = true
         } else if case .index(let index)? = components[safe: offset + 1],
-          let element = step.entry.element, let count = step.entry.elementCount
+          let element = step.entry.element
         {
           // An index needs one element, not every element boxed.
-          guard let found = element(object, index) else {
+          let (found, count) = element(object, index)
+          guard let found else {
             throw .indexOutOfRange(
-              index: index, count: count(object),
-              path: prefix(offset - components.startIndex + 2))
+              index: index, count: count, path: prefix(offset - components.startIndex + 2))
           }
           current = found
           object = found as AnyObject

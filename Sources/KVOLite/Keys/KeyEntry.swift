@@ -29,8 +29,9 @@ final class KeyEntry: @unchecked Sendable {
   /// For to-many relationships: the number of elements (`@count` without boxing them all).
   var elementCount: ((AnyObject) -> Int)? = nil
   /// For to-many relationships: the element at an index, or `nil` out of range (`items.3`
-  /// without boxing them all).
-  var element: ((AnyObject, Int) -> Any?)? = nil
+  /// without boxing them all), with the number of elements, both from one read of the array
+  /// (two reads could tell of an element missing at an index that the count then contains).
+  var element: ((AnyObject, Int) -> (element: Any?, count: Int))? = nil
   /// For to-many relationships: applies a mutation given type-erased elements (checked) to
   /// the ``Observed`` storage at the given address of the object.
   var mutateErased:

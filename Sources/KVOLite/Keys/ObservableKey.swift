@@ -98,7 +98,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.element = { object, index in
       let elements = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-      return elements.indices.contains(index) ? elements[index] : nil
+      return (elements.indices.contains(index) ? elements[index] : nil, elements.count)
     }
     entry.makeSettable(keyPath, validate: nil)
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)
@@ -115,7 +115,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     entry.elementCount = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath].count }
     entry.element = { object, index in
       let elements = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-      return elements.indices.contains(index) ? elements[index] : nil
+      return (elements.indices.contains(index) ? elements[index] : nil, elements.count)
     }
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.makeSettable(keyPath, validate: nil)

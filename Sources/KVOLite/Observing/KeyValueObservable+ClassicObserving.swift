@@ -4,6 +4,10 @@ extension KeyValueObservable {
   ///
   /// The same observer may be added several times (for the same key path too); each addition
   /// is a registration of its own, removed by one ``removeObserver(_:forKeyPath:context:)``.
+  /// Notifications begin once the registration is complete (a change made on another thread
+  /// while this method runs may not be delivered, as it may have come first), so the observer
+  /// may remove it from inside any of them, the `.initial` one included (Foundation sends that
+  /// one before the registration exists, and raises "not registered" there).
   ///
   /// - Lifetime: neither the observer nor the object is retained by the registration. A
   ///   registration whose observer is gone delivers nothing; all of an object's registrations
@@ -15,16 +19,24 @@ extension KeyValueObservable {
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueError) {
     let tag = context.map { UInt(bitPattern: $0) }
-    let token = try observe(keyPath, options: options) { [weak observer, weak self] change in
-      guard let observer, let self else { return }
+    // The registration delivers nothing until it is kept below, so that a removal from inside
+    // any of its notifications finds it: the `.initial` one, or one that a set on another
+    // thread makes while this call runs (which may as well have come before it, and is
+    // dropped).
+    let kept = ClassicGate()
+    let (token, sendInitial) = try register(keyPath, options: options) {
+      [weak observer, weak self] change in
+      guard kept.isOpen, let observer, let self else { return }
       observer.observeValue(
         forKeyPath: keyPath, of: self, change: change,
         context: tag.flatMap { UnsafeMutableRawPointer(bitPattern: $0) })
     }
     let registration = ClassicRegistration(
       observer: ObjectIdentifier(observer), keyPath: keyPath, context: context, token: token)
-    let context = observationRegistrar.context(of: self)
-    if !context.addClassic(registration) { token.invalidate() }
+    // The object is alive (the caller holds it), so its registrar is not torn down.
+    _ = observationRegistrar.context(of: self).addClassic(registration)
+    kept.open()
+    sendInitial()
   }
 
   /// Removes the most recent registration of `observer` for `keyPath` with `context` (which

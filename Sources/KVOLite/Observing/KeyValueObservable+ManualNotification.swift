@@ -16,6 +16,18 @@ extension KeyValueObservable {
     manualWillChange(try manualStep(for: keyPath))
   }
 
+  /// ``willChangeValue(for:)`` for a change to `newValue`, known now: the did-time
+  /// notification then carries `newValue` rather than the value read at did-time. For a type
+  /// that notifies its own sets (``ObservableBox``), so that each of several sets racing on
+  /// several threads reports the value it stored, not another thread's.
+  package func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>, to newValue: Value)
+    throws(KeyValueError)
+  {
+    let step = try manualStep(for: keyPath)
+    manualWillChange(
+      step, kind: .setting, indexes: nil, old: step.entry.value(self), new: newValue as Any)
+  }
+
   /// Announces that the value of a declared key has changed; see ``willChangeValue(for:)``.
   public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) throws(KeyValueError) {
     manualDidChange(try manualStep(for: keyPath))
@@ -124,22 +136,23 @@ extension KeyValueObservable {
     manualWillChange(step, kind: .setting, indexes: nil, old: step.entry.value(self))
   }
 
+  /// Will-time of a manual change; `new`, if given, is the value the did-time reports.
   private func manualWillChange(
-    _ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?
+    _ step: KeyStep, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?, new: Any? = nil
   ) {
     guard let context = observationRegistrar.existingContext,
       let list = context.currentList(key: step.index)
     else {
       // Nobody observes the key: the pair still matches, and its did-time does nothing.
       observationRegistrar.context(of: self).pushManualFrame(
-        ManualFrame(thread: currentThreadID(), key: step.index, frame: nil, old: nil))
+        ManualFrame(thread: currentThreadID(), key: step.index, frame: nil, old: nil, new: nil))
       return
     }
     let frame = context.whileDelivering(list) {
       ChangeFrame.willChangeBoxed(self, list: list, kind: kind, indexes: indexes, old: old)
     }
     context.pushManualFrame(
-      ManualFrame(thread: currentThreadID(), key: step.index, frame: frame, old: old))
+      ManualFrame(thread: currentThreadID(), key: step.index, frame: frame, old: old, new: new))
   }
 
   /// Did-time of a manual change: finishes the innermost matching will-time on this thread.
@@ -148,7 +161,7 @@ extension KeyValueObservable {
       let pending = context.popManualFrame(thread: currentThreadID(), key: step.index),
       let frame = pending.frame
     else { return }
-    let new = step.entry.value(self)
+    let new = pending.new ?? step.entry.value(self)
     context.whileDelivering(frame.list) { frame.didChangeBoxed(self, old: pending.old, new: new) }
   }
 

@@ -68,9 +68,11 @@ extension KeyValueObservable {
     if steps.count == 1, steps[0].entry.role != .derived {
       return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
     }
-    return try startPathObservation(
+    let (token, sendInitial) = try startPathObservation(
       steps: steps, hasOperator: false, options: options, read: { $0[keyPath: keyPath] },
       elements: { $0 as! Value }, handler: changeHandler)
+    sendInitial()
+    return token
   }
 
   /// Observes a string key path such as `"recipient.postalAddress.street"` or
@@ -97,6 +99,21 @@ extension KeyValueObservable {
     _ keyPath: String, options: ObservingOptions = [],
     changeHandler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
+    let (token, sendInitial) = try register(keyPath, options: options, handler: changeHandler)
+    sendInitial()
+    return token
+  }
+
+  /// Registers an observation of a string key path as
+  /// ``observe(_:options:changeHandler:)-(String,_,_)`` does, but leaves its `.initial`
+  /// notification to the caller: `sendInitial` sends it (nothing without `.initial`, or once the
+  /// token has ended). For registrations that must be complete before their first notification
+  /// (several key paths at once, the classic observer API). Call `sendInitial` unless the token
+  /// is ended: an observation that follows elements delivers nothing before it.
+  func register(
+    _ keyPath: String, options: ObservingOptions,
+    handler: @escaping (KeyValueChange<Any?>) -> Void
+  ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let table = KeyTable.of(self)
     let path: KeyValuePath
     let (steps, hasOperator): ([KeyStep], Bool)
@@ -109,15 +126,14 @@ extension KeyValueObservable {
         let (relationship, rest) = try ElementPath.split(keyPath, in: table)
       else { throw error }
       return try ElementObservation.start(
-        on: self, relationship: relationship, rest: rest, options: options,
-        handler: changeHandler)
+        on: self, relationship: relationship, rest: rest, options: options, handler: handler)
     }
     if hasOperator, case .collect(let op, let right)? = path.components.last {
       // A collection operator follows the elements: `contents.@sum.weight`.
       return try AggregateObservation<Self, Any?>.start(
         on: self, steps: steps, expansion: try DependencyExpansion.branches(for: steps),
         operator: (op, right?.text, keyPath), options: options, read: { _ in nil },
-        handler: { _, change in changeHandler(change) })
+        handler: { _, change in handler(change) })
     }
     if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
       // One stored key: a direct record, like a typed one-key observation.
@@ -125,25 +141,31 @@ extension KeyValueObservable {
       let record = try observationRegistrar.registerDirect(
         on: self, key: step.index, in: step.table
       ) {
-        make($0, $1, options, changeHandler)
+        make($0, $1, options, handler)
       }
-      if options.contains(.initial), record.isActive {
-        let current: Any?? = options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
-        DeliveryScope.run { changeHandler(KeyValueChange(kind: .setting, newValue: current)) }
-      }
-      return ObservationToken(record)
+      return (
+        ObservationToken(record),
+        {
+          guard options.contains(.initial), record.isActive else { return }
+          let current: Any?? =
+            options.contains(.new) ? .some(step.entry.displayValue(of: self)) : nil
+          DeliveryScope.run { handler(KeyValueChange(kind: .setting, newValue: current)) }
+        }
+      )
     }
     return try startPathObservation(
       steps: steps, hasOperator: hasOperator, options: options,
       read: { (try? path.value(of: $0)) ?? nil }, elements: { KeyEntry.box($0) },
-      handler: { _, change in changeHandler(change) })
+      handler: { _, change in handler(change) })
   }
 
+  /// Starts a path observation (its links placed); its `.initial` notification is the
+  /// caller's, sent by `sendInitial` (see ``register(_:options:handler:)``).
   private func startPathObservation<Value>(
     steps: [KeyStep], hasOperator: Bool, options: ObservingOptions,
     read: @escaping (Self) -> Value, elements: @escaping (Any) -> Value,
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
-  ) throws(KeyValueError) -> ObservationToken {
+  ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let last = steps.last!.entry
     let (branches, wiringFrom, elementPaths) = try DependencyExpansion.branches(for: steps)
     if !elementPaths.isEmpty {
@@ -162,8 +184,10 @@ extension KeyValueObservable {
       observation.invalidate()
       throw error
     }
-    if options.contains(.initial) { observation.sendInitial() }
-    return ObservationToken(observation)
+    return (
+      ObservationToken(observation),
+      { if options.contains(.initial) { observation.sendInitial() } }
+    )
   }
 }
 

@@ -2,8 +2,9 @@ extension KeyValueObservable {
   /// Observes several string key paths with one handler, which is told which key path changed.
   ///
   /// Each key path is observed as by ``observe(_:options:changeHandler:)-(String,_,_)`` with
-  /// the same options, in the order given (so `.initial` notifications come in that order);
-  /// a key path given twice is observed twice. The token ends every observation at once.
+  /// the same options (a key of every element, `contents.weight`, included); a key path given
+  /// twice is observed twice. With `.initial`, the initial notifications come once every key
+  /// path is observed, in the order given. The token ends every observation at once.
   ///
   /// - Throws: ``KeyValueError`` for the first key path that cannot be observed; then nothing
   ///   is registered (observations already made are ended, and no `.initial` notification has
@@ -12,20 +13,17 @@ extension KeyValueObservable {
     _ keyPaths: [String], options: ObservingOptions = [],
     changeHandler: @escaping (_ keyPath: String, _ change: KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
-    // Every path is checked before any is registered, so that a failure sends nothing.
-    for keyPath in keyPaths {
-      _ = try KeyTable.of(self).keyValuePath(keyPath).observedSteps()
-    }
-    var tokens: [ObservationToken] = []
+    var registered: [(token: ObservationToken, sendInitial: () -> Void)] = []
     for keyPath in keyPaths {
       do {
-        tokens.append(try observe(keyPath, options: options) { changeHandler(keyPath, $0) })
+        registered.append(try register(keyPath, options: options) { changeHandler(keyPath, $0) })
       } catch {
-        for token in tokens { token.invalidate() }
+        for (token, _) in registered { token.invalidate() }
         throw error
       }
     }
-    return ObservationToken(CompositeObservation(tokens))
+    for (_, sendInitial) in registered { sendInitial() }
+    return ObservationToken(CompositeObservation(registered.map(\.token)))
   }
 }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An observer of the classic, Foundation-shaped observing API:
 /// ``KeyValueObservable/addObserver(_:forKeyPath:options:context:)`` registers it, and it
 /// receives every change in ``observeValue(forKeyPath:of:change:context:)``.
@@ -26,4 +28,13 @@ struct ClassicRegistration: @unchecked Sendable {
   let keyPath: String
   let context: UnsafeMutableRawPointer?
   let token: ObservationToken
+}
+
+/// Opened once a classic registration is kept: its notifications are dropped until then.
+final class ClassicGate: Sendable {
+  private let opened = Atomic<Bool>(false)
+
+  var isOpen: Bool { opened.load(ordering: .acquiring) }
+
+  func open() { opened.store(true, ordering: .releasing) }
 }

@@ -22,7 +22,9 @@ import KVOLiteLocking
 ///   new after it returns, but a delivery already running on another thread may finish after
 ///   it.
 /// - It waits for handlers: do not call it while holding a lock that a handler of this
-///   observation takes.
+///   observation takes. A task's cancellation handler (`withTaskCancellationHandler`) runs
+///   with the task locked, and a handler that resumes the task takes that lock: end the
+///   observation from the task, after its await, not from the cancellation handler.
 ///
 /// A `deinit` that invalidates runs after the object's last strong reference is gone, so a
 /// handler running concurrently on another thread may already have failed to use an `unowned`

@@ -163,7 +163,7 @@ extension Array: ObservableArray where Element: KeyValueObservable {
     entry.elementCount = { Observed<Self>.load(from: $0, offset: offset).count }
     entry.element = { object, index in
       let elements = Observed<Self>.load(from: object, offset: offset)
-      return elements.indices.contains(index) ? elements[index] : nil
+      return (elements.indices.contains(index) ? elements[index] : nil, elements.count)
     }
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.mutateErased = KeyEntry.erasedMutator(Element.self)

@@ -70,7 +70,8 @@ extension ObservableKey {
     entry.elementCount = { accessors.count(unsafeDowncast($0, to: Root.self)) }
     entry.element = { object, index in
       let root = unsafeDowncast(object, to: Root.self)
-      return index < accessors.count(root) ? accessors.element(root, index) : nil
+      let count = accessors.count(root)
+      return (index < count ? accessors.element(root, index) : nil, count)
     }
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.mutateThroughAccessors = { object, path, kind, indexes, given throws(KeyValueError) in

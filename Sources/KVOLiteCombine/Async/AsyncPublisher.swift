@@ -4,7 +4,8 @@
 ///
 /// The iterator requests one value at a time, so nothing is buffered: a value published while
 /// nobody awaits is dropped by publishers that drop values without demand (KVO publishers), and
-/// kept by those that hold a current value. Cancelling the awaiting task ends the sequence.
+/// kept by those that hold a current value. Cancelling the awaiting task ends the sequence;
+/// leaving the loop (the iterator's last copy going) cancels the subscription.
 public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
   /// The kind of values the sequence yields: the upstream's output.
   public typealias Element = Upstream.Output
@@ -20,12 +21,16 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
   public func makeAsyncIterator() -> Iterator {
     let subscriber = AsyncSubscriber<Element, Never>()
     upstream.subscribe(subscriber)
-    return Iterator(subscriber: subscriber)
+    return Iterator(subscriber: subscriber, reference: AnyCancellable(subscriber))
   }
 
   /// Awaits values one by one.
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate let subscriber: AsyncSubscriber<Element, Never>
+    /// Cancels the subscription when the last copy of the iterator goes (a loop left with
+    /// `break`, `return` or a throw), as Combine's iterator does: the subscription holds the
+    /// subscriber, so without it both would live as long as the upstream.
+    fileprivate let reference: AnyCancellable
 
     /// The next value, or `nil` once the upstream has finished or the task is cancelled.
     public mutating func next() async -> Element? {

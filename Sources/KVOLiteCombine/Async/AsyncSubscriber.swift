@@ -10,8 +10,8 @@ import KVOLiteLocking
 /// - A completion resumes every waiting call: the first with the end (`nil`) or the failure,
 ///   the others with `nil`. A failure that arrives while nobody waits is thrown by the next
 ///   call, once; after the completion, `next()` returns `nil`.
-/// - Cancelling a waiting task cancels the subscription and resumes every waiting call with
-///   `nil`, and the sequence ends.
+/// - Cancelling a waiting task resumes every waiting call with `nil`, and the sequence ends
+///   (a value still on its way is dropped); that task then cancels the subscription.
 ///
 /// Thread-safe: one state behind one lock; continuations are resumed and the subscription is
 /// called after unlocking.
@@ -29,6 +29,9 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
   private var pendingDemand = Subscribers.Demand.none
   /// A failure that arrived while nobody waited, for the next call to throw.
   private var failure: Failure?
+  /// Set when an awaiting task is cancelled: the sequence has ended, though upstream is
+  /// cancelled only once that task is past its await (see ``next()``).
+  private var isEnded = false
 
   func receive(subscription: any Subscription) {
     lock.lock()
@@ -36,7 +39,8 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
       lock.unlock()
       return subscription.cancel()
     }
-    let demand = pendingDemand
+    // Once ended, nothing is asked for: the cancelled task cancels the subscription.
+    let demand = isEnded ? .none : pendingDemand
     pendingDemand = .none
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
@@ -44,7 +48,7 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard status.isSubscribed else {
+    guard status.isSubscribed, !isEnded else {
       let waiting = takeWaiting()
       lock.unlock()
       Self.resume(waiting, with: .success(nil))
@@ -73,10 +77,20 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
   }
 
   /// The next value, `nil` at the end, or the upstream's failure (once).
+  ///
+  /// When the task is cancelled, the sequence ends at once, and upstream is cancelled by the
+  /// task, here, after the await: not from the cancellation handler, which the runtime runs
+  /// with the task locked, a lock that resuming the task takes. Cancelling upstream may wait
+  /// for a value on its way (a KVO subscription's cancel does), whose delivery resumes this
+  /// task: from the handler, the two would wait for each other for good.
   func next() async -> Result<Input?, Failure> {
-    await withTaskCancellationHandler {
+    let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: Waiter) in
         lock.lock()
+        if isEnded {
+          lock.unlock()
+          return continuation.resume(returning: UncheckedSendable(.success(nil)))
+        }
         switch status {
         case .awaitingSubscription:
           waiting.append(continuation)
@@ -94,8 +108,21 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
         }
       }.value
     } onCancel: {
-      cancel()
+      end()
     }
+    if Task.isCancelled { cancel() }
+    return outcome
+  }
+
+  /// Ends the sequence: every waiting call returns `nil`, and so does every later one. Upstream
+  /// is left subscribed, for the cancelled task to cancel.
+  private func end() {
+    lock.lock()
+    isEnded = true
+    pendingDemand = .none
+    let waiting = takeWaiting()
+    lock.unlock()
+    Self.resume(waiting, with: .success(nil))
   }
 
   func cancel() {

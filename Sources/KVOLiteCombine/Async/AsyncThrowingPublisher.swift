@@ -5,7 +5,7 @@
 ///
 /// As ``AsyncPublisher``: the iterator requests one value at a time (a value published while
 /// nobody awaits is dropped by publishers that drop values without demand), and cancelling the
-/// awaiting task ends the sequence. The upstream's failure is thrown from `next()`, once; the
+/// awaiting task ends the sequence, and leaving the loop cancels the subscription. The upstream's failure is thrown from `next()`, once; the
 /// sequence then ends.
 public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
   /// The kind of values the sequence yields: the upstream's output.
@@ -22,12 +22,16 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
   public func makeAsyncIterator() -> Iterator {
     let subscriber = AsyncSubscriber<Element, Upstream.Failure>()
     upstream.subscribe(subscriber)
-    return Iterator(subscriber: subscriber)
+    return Iterator(subscriber: subscriber, reference: AnyCancellable(subscriber))
   }
 
   /// Awaits values one by one.
   public struct Iterator: AsyncIteratorProtocol {
     fileprivate let subscriber: AsyncSubscriber<Element, Upstream.Failure>
+    /// Cancels the subscription when the last copy of the iterator goes (a loop left with
+    /// `break`, `return` or a throw), as Combine's iterator does: the subscription holds the
+    /// subscriber, so without it both would live as long as the upstream.
+    fileprivate let reference: AnyCancellable
 
     /// The next value; `nil` once the upstream has finished or the task is cancelled.
     /// - Throws: The upstream's failure, once.

@@ -8,5 +8,8 @@ enum StressScenarios {
       + KeyValuePublisherScenarios.all
       + ElementScenarios.all + AggregateScenarios.all + IndexedAccessorScenarios.all
       + DeclarationScenarios.all
+      + KeyValueCodingScenarios.all + ClassicObserverScenarios.all
+      + ManualNotificationScenarios.all + SeveralKeyPathsScenarios.all
+      + AsyncValuesScenarios.all + ObservableBoxScenarios.all
   }
 }

@@ -103,6 +103,23 @@ private final class Truck: KeyValueObservable, @unchecked Sendable {
   }
 }
 
+/// A van whose parcels grow by two between any two reads of their count, as when another
+/// thread inserts while key-value coding reads.
+private final class GrowingVan: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<GrowingVan> = [
+    .toMany(
+      "parcels",
+      accessors: IndexedAccessors(
+        count: {
+          $0.count += 2
+          return $0.count
+        },
+        element: { _, _ in Parcel(0) }, insert: { _, _, _ in }, remove: { _, _ in }))
+  ]
+  var count = 0
+}
+
 @Suite("To-many relationships kept by indexed accessors")
 struct IndexedAccessorTests {
   @Test("key-value coding reads through the accessors: the array, an index, @count, operators")
@@ -242,6 +259,13 @@ struct IndexedAccessorTests {
         #expect(loads.withLock { $0 } == truck.load, "round \(round)")
       }
       _ = tokens
+    }
+  }
+
+  @Test("an index out of range names the count it was checked against, not a later one")
+  func outOfRangeNamesTheCountChecked() {
+    #expect(throws: KeyValueError.indexOutOfRange(index: 3, count: 2, path: "parcels.3")) {
+      try GrowingVan().value(forKeyPath: "parcels.3.weight")
     }
   }
 }

@@ -51,13 +51,16 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
   /// Starts observing `steps` (see ``DependencyExpansion``, whose result for them is
   /// `expansion`): a derived key (or a chain ending in one) read by `read`, or, with
   /// `operator`, the to-many relationship they lead to, followed by a collection operator over
-  /// key path `rest` of its elements (`nil` for `@count`), in a string key path `path`.
+  /// key path `rest` of its elements (`nil` for `@count`), in a string key path `path`. Call
+  /// `sendInitial` next, always: it computes the first value and sends the `.initial` notification
+  /// if asked (nothing once the token ended), then delivers the changes heard of since the
+  /// start, which wait for it.
   static func start(
     on root: Root, steps: [KeyStep],
     expansion: (branches: [[KeyStep]], wiringFrom: Int, elements: [(String, rest: String)]),
     operator: (op: CollectionOperator, rest: String?, path: String)?, options: ObservingOptions,
     read: @escaping (Root) -> Value, handler: @escaping (Root, KeyValueChange<Value>) -> Void
-  ) throws(KeyValueError) -> ObservationToken {
+  ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let table = KeyTable.of(root)
     var memberships: [ElementMembership] = []
     if let (op, rest, _) = `operator` {
@@ -96,8 +99,7 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
       observation.invalidate()
       throw error
     }
-    observation.begin(options)
-    return ObservationToken(observation)
+    return (ObservationToken(observation), { observation.begin(options) })
   }
 
   /// `op` over the values of `elements` (the operator's relationship); `nil` where a `nil`

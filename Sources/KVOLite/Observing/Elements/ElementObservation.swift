@@ -36,13 +36,15 @@ final class ElementObservation: SerialObservation, @unchecked Sendable {
     super.init(root: root, memberships: [membership], options: options)
   }
 
-  /// Starts observing `rest` on every element of `relationship` of `root`.
+  /// Starts observing `rest` on every element of `relationship` of `root`. Call `sendInitial`
+  /// next, always: it sends the `.initial` notification if asked (nothing once the token ended), then
+  /// delivers the changes heard of since the start, which wait for it.
   ///
   /// - Throws: the error of observing `rest` on an element there now.
   static func start<Root: KeyValueObservable>(
     on root: Root, relationship: String, rest: String, options: ObservingOptions,
     handler: @escaping (KeyValueChange<Any?>) -> Void
-  ) throws(KeyValueError) -> ObservationToken {
+  ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let membership = try ElementMembership(
       relationship: relationship, in: KeyTable.of(root), rest: rest,
       keepsValues: !options.isDisjoint(with: [.old, .new]))
@@ -56,13 +58,15 @@ final class ElementObservation: SerialObservation, @unchecked Sendable {
       observation.invalidate()
       throw error
     }
-    if options.contains(.initial) {
-      let values = observation.lock.withLock { observation.memberships[0].values }
-      let new: Any?? = options.contains(.new) ? .some(values) : nil
-      observation.call { handler(KeyValueChange(kind: .setting, newValue: new)) }
+    let begin = {
+      if options.contains(.initial) {
+        let values = observation.lock.withLock { observation.memberships[0].values }
+        let new: Any?? = options.contains(.new) ? .some(values) : nil
+        observation.call { handler(KeyValueChange(kind: .setting, newValue: new)) }
+      }
+      observation.finishStart()
     }
-    observation.finishStart()
-    return ObservationToken(observation)
+    return (ObservationToken(observation), begin)
   }
 
   override func process(_ change: FollowedChange) {

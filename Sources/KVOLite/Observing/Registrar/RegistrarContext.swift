@@ -257,4 +257,6 @@ struct ManualFrame {
   let frame: ChangeFrame?
   /// The key's value at will-time.
   let old: Any?
+  /// The value the did-time reports, when the will-time knew it; `nil`: read it then.
+  let new: Any?
 }
