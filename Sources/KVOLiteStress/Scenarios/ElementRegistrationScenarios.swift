@@ -9,8 +9,8 @@ import Synchronization
 /// now and then to fresh bottles, released on whichever thread lets go of them last) while a
 /// fifth registers, round after round:
 ///
-/// - `observe([…])` of `bottles.volume`, `bottles.@sum.volume`, `bottles.@count` and the
-///   derived `totalVolume`, with `.initial`: each path's changes, from its `.initial` one, must
+/// - `observe([…])` of `bottles.volume`, `bottles.@sum.volume`, `bottles.@count`,
+///   `bottles.@avg.volume` and the derived `totalVolume`, with `.initial`: each path's changes, from its `.initial` one, must
 ///   rebuild the model once the threads stop;
 /// - the same paths followed by one that cannot be observed: it throws, nothing is delivered,
 ///   and nothing is left on the crate or its elements;
@@ -23,7 +23,9 @@ import Synchronization
 enum ElementRegistrationScenarios {
   static var all: [StressScenario] { [registeringWhileElementsChange] }
 
-  static let paths = ["bottles.volume", "bottles.@sum.volume", "bottles.@count", "totalVolume"]
+  static let paths = [
+    "bottles.volume", "bottles.@sum.volume", "bottles.@count", "bottles.@avg.volume", "totalVolume",
+  ]
 
   /// Registrations the fifth thread makes per round (each kind in turn).
   static let registrationsPerRound = 12
@@ -140,7 +142,10 @@ enum ElementRegistrationScenarios {
       }
       let name = "round \(round)"
       let volumes = crate.bottles.map(\.volume)
-      let expected = ["\(volumes.reduce(0, +))", "\(volumes.count)", "\(crate.totalVolume)"]
+      // The values key-value coding reads, described as the tracks describe them.
+      let expected = Self.paths.dropFirst().map { path in
+        ((try? crate.value(forKeyPath: path)) ?? nil).map { "\($0)" } ?? "nil"
+      }
       for paths in heard.withLock({ $0 }) {
         report.failures += paths.elements.problems.map { "\(name): bottles.volume: \($0)" }
         report.expect("\(name): bottles.volume rebuilt", paths.elements.elements, volumes)
