@@ -10,13 +10,16 @@ import Synchronization
 /// fifth registers, round after round:
 ///
 /// - `observe([…])` of `bottles.volume`, `bottles.@sum.volume`, `bottles.@count`,
-///   `bottles.@avg.volume` and the derived `totalVolume`, with `.initial`: each path's changes, from its `.initial` one, must
-///   rebuild the model once the threads stop;
+///   `bottles.@avg.volume` and the derived `totalVolume`, with `.initial`: each path's changes,
+///   from its `.initial` one, must rebuild the model once the threads stop;
 /// - the same paths followed by one that cannot be observed: it throws, nothing is delivered,
 ///   and nothing is left on the crate or its elements;
 /// - `addObserver` of `bottles.volume` with `.initial`, whose changes rebuild the model too;
-///   and observers that remove themselves inside their `.initial` notification, or inside
-///   their third: exactly one, at most three calls.
+///   observers that remove themselves inside their `.initial` notification, or inside their
+///   third: exactly one, at most three calls; and observers that a sixth thread removes while
+///   they are added (before, during or after the registration): none is called after a removal
+///   that found it returned (one removed before its registration is still registered, and a
+///   last change of the relationship tells them apart).
 ///
 /// Once every observation ends, nothing is left on the crate or its bottles, and nothing is
 /// left alive.
@@ -36,6 +39,9 @@ enum ElementRegistrationScenarios {
     // @unchecked: `crate` and `removesAt` are set before the registration.
     let replay = ToManyReplay<Int>()
     let calls = Counter()
+    /// Calls after a removal from another thread returned.
+    let late = Counter()
+    let removed = Atomic<Bool>(false)
     weak var crate: Crate?
     var removesAt: Int?
     var path = "bottles.volume"
@@ -47,6 +53,7 @@ enum ElementRegistrationScenarios {
       forKeyPath keyPath: String, of object: any KeyValueObservable, change: KeyValueChange<Any?>,
       context: UnsafeMutableRawPointer?
     ) {
+      if removed.load(ordering: .acquiring) { late.increment() }
       calls.increment()
       if calls.count == removesAt { crate?.removeObserver(self, forKeyPath: path) }
       replay.apply(change)
@@ -83,6 +90,8 @@ enum ElementRegistrationScenarios {
     let (rounds, operations) = ElementScenarios.rounds(iterations)
     var delivered = 0
     var registered = 0
+    var doomedRemoved = 0
+    var doomedMissed = 0
     for round in 0..<rounds {
       let crate = Crate()
       let pool = (0..<6).map { _ in Bottle() }
@@ -97,7 +106,26 @@ enum ElementRegistrationScenarios {
       let notThrown = Counter()
       let registrationErrors = Locked<[String]>([])
       let progress = Counter()
-      race(workers: 5) { worker in
+      let doomed = Locked<[Replayer]>([])
+      let allDoomed = Locked<[Replayer]>([])
+      let registering = Atomic<Bool>(true)
+      race(workers: 6) { worker in
+        if worker == 5 {
+          // Removes the doomed observers, maybe before their registration, maybe while it runs.
+          while registering.load(ordering: .acquiring) || !doomed.withLock({ $0.isEmpty }) {
+            let taken = doomed.withLock { list in
+              defer { list = [] }
+              return list
+            }
+            for replayer in taken {
+              crate.removeObserver(replayer, forKeyPath: "bottles.volume")
+              replayer.removed.store(true, ordering: .releasing)
+            }
+            sched_yield()
+          }
+          return
+        }
+        defer { if worker == 4 { registering.store(false, ordering: .releasing) } }
         guard worker == 4 else {
           for index in 0..<operations {
             change(crate, pool, worker: worker, index: index)
@@ -127,6 +155,10 @@ enum ElementRegistrationScenarios {
               replayer.crate = crate
               try crate.addObserver(replayer, forKeyPath: "bottles.volume", options: options)
               replayers.withLock { $0.append(replayer) }
+              let doomer = Replayer()
+              doomed.withLock { $0.append(doomer) }
+              allDoomed.withLock { $0.append(doomer) }
+              try crate.addObserver(doomer, forKeyPath: "bottles.volume", options: options)
             default:
               let remover = Replayer()
               remover.crate = crate
@@ -172,6 +204,18 @@ enum ElementRegistrationScenarios {
           report.failures.append("\(name): an observer removed inside its third call got \(calls)")
         }
       }
+      // A doomed observer removed before it was registered is still registered: the probe
+      // reaches it. One the removal found gets nothing after it.
+      let doomers = allDoomed.withLock { $0 }
+      let before = doomers.map(\.calls.count)
+      crate.bottles = [pool[0]]
+      let missed = zip(doomers, before).filter { $0.calls.count != $1 }.count
+      doomedMissed += missed
+      doomedRemoved += doomers.count - missed
+      for (doomer, calls) in zip(doomers, before) where doomer.calls.count == calls {
+        report.expect("\(name): calls after a removal from another thread", doomer.late.count, 0)
+      }
+      for doomer in doomers { crate.removeObserver(doomer, forKeyPath: "bottles.volume") }
       report.expect("\(name): calls of a failed registration", failed.count, 0)
       report.expect("\(name): a failing path that did not throw", notThrown.count, 0)
       report.expect("\(name): registration errors", registrationErrors.withLock { $0 }, [])
@@ -185,6 +229,8 @@ enum ElementRegistrationScenarios {
     }
     report.count("rounds", rounds)
     report.count("registrations", registered)
+    report.count("removed by another thread", doomedRemoved)
+    report.count("removed before their registration", doomedMissed)
     report.count("changes delivered", delivered)
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
