@@ -146,4 +146,28 @@ struct ElementRegistrationTests {
     shelf.removeObserver(listener, forKeyPath: "books.pages")
     #expect(Self.left(shelf, books) == 0)
   }
+
+  @Test(
+    "observe([keyPaths]) from inside a delivery of the change it follows: .initial has the new values, and nothing contradicts it"
+  )
+  func insideDelivery() throws {
+    let (shelf, books) = Self.shelf()
+    var nested: [String] = []
+    var inner: ObservationToken?
+    let outer = try shelf.observe("books.pages", options: [.new]) { _ in
+      guard inner == nil else { return }
+      inner = try? shelf.observe(Self.paths, options: [.initial, .new]) {
+        path, change in nested.append("\(path) \(Self.text(change))")
+      }
+    }
+    books[1].pages = 7
+    books[0].pages = 3
+    #expect(
+      nested == [
+        "books.pages setting [1,7,1]", "books.@sum.pages setting 9", "totalPages setting 9",
+        "books.@count setting 3", "books.pages replacement [3,3]", "books.@sum.pages setting 13",
+        "totalPages setting 13",
+      ])
+    withExtendedLifetime((outer, inner)) {}
+  }
 }
