@@ -6,7 +6,8 @@ enum StressScenarios {
       + SequencingScenarios.all + BindingScenarios.all
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
       + KeyValuePublisherScenarios.all
-      + ElementScenarios.all + AggregateScenarios.all + IndexedAccessorScenarios.all
+      + ElementScenarios.all + ElementRegistrationScenarios.all + AggregateScenarios.all
+      + IndexedAccessorScenarios.all
       + DeclarationScenarios.all
       + KeyValueCodingScenarios.all + ClassicObserverScenarios.all
       + ManualNotificationScenarios.all + SeveralKeyPathsScenarios.all
