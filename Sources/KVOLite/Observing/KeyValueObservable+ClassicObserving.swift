@@ -22,7 +22,8 @@ extension KeyValueObservable {
     // The registration delivers nothing until it is kept below, so that a removal from inside
     // any of its notifications finds it: the `.initial` one, or one that a set on another
     // thread makes while this call runs (which may as well have come before it, and is
-    // dropped).
+    // dropped; a path that follows elements queues it instead, and delivers it after the
+    // `.initial` one).
     let kept = ClassicGate()
     let (token, sendInitial) = try register(keyPath, options: options) {
       [weak observer, weak self] change in

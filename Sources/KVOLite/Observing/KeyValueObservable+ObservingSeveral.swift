@@ -4,7 +4,9 @@ extension KeyValueObservable {
   /// Each key path is observed as by ``observe(_:options:changeHandler:)-(String,_,_)`` with
   /// the same options (a key of every element, `contents.weight`, included); a key path given
   /// twice is observed twice. With `.initial`, the initial notifications come once every key
-  /// path is observed, in the order given. The token ends every observation at once.
+  /// path is observed, in the order given; a path that follows elements delivers the changes
+  /// made meanwhile right after its own, before the next path's. The token ends every
+  /// observation at once.
   ///
   /// - Throws: ``KeyValueError`` for the first key path that cannot be observed; then nothing
   ///   is registered (observations already made are ended, and no `.initial` notification has

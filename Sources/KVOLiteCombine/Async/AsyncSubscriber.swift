@@ -39,8 +39,9 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
       lock.unlock()
       return subscription.cancel()
     }
-    // Once ended, nothing is asked for: the cancelled task cancels the subscription.
-    let demand = isEnded ? .none : pendingDemand
+    // Once ended, nothing is pending (``end()`` clears it): the cancelled task cancels the
+    // subscription.
+    let demand = pendingDemand
     pendingDemand = .none
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
