@@ -32,6 +32,13 @@ enum ValueText {
 
   /// `"text"`, with `"`, `\` and control characters escaped.
   static func quote(_ string: String) -> String {
+    // Most values need no escape: two passes over the bytes, then one string (escaping each
+    // scalar made a string per character: the most expensive part of a `set` line).
+    if !string.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }),
+      !OneLineOutput.hasControl(string)
+    {
+      return "\"" + string + "\""
+    }
     var result = "\""
     for scalar in string.unicodeScalars {
       switch scalar {

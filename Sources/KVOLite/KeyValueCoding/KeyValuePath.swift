@@ -127,7 +127,7 @@ struct KeyValuePath {
   /// Reads the value at the end of the path; `nil` where a relationship along it is `nil`.
   /// - Throws: ``KeyValueError/indexOutOfRange(index:count:path:)``, or an operator's error.
   func value(of root: AnyObject) throws(KeyValueError) -> Any? {
-    try evaluate(components[...], from: root).map(KeyEntry.box) ?? nil
+    try evaluate(components[...], from: root).map { KeyEntry.box($0.value) } ?? nil
   }
 
   /// The object whose key the last component names, for setting; with that key.
@@ -137,7 +137,7 @@ struct KeyValuePath {
         path: text, reason: "only a key can be set, not an element or an operator")
     }
     let before = components.dropLast()
-    guard let object = try evaluate(before, from: root) else {
+    guard let (value, object) = try evaluate(before, from: root) else {
       let nilKey: String
       if case .key(let nilStep)? = before.last {
         nilKey = nilStep.entry.name
@@ -146,16 +146,22 @@ struct KeyValuePath {
       }
       throw .nilIntermediate(path: text, key: nilKey)
     }
-    return (object as AnyObject, step)
+    // Resolution let a key follow only an object; the typed one saves a bridging cast.
+    return (object ?? (value as AnyObject), step)
   }
 
+  /// The value `components` lead to from `root`, and, when that value is the object the last
+  /// component led to (a to-one relationship's, an element's), that object, typed: casting
+  /// the `Any` to `AnyObject` is a bridging call that costs more than the whole walk.
   private func evaluate(_ components: ArraySlice<Component>, from root: AnyObject)
-    throws(KeyValueError) -> Any?
+    throws(KeyValueError) -> (value: Any, object: AnyObject?)?
   {
     // The object the next key applies to, kept typed: casting `Any` to `AnyObject` at every
     // step is a bridging call.
     var object: AnyObject = root
     var current: Any = root
+    // Whether `current` is `object`.
+    var currentIsObject = true
     var skipCount = false
     var skipIndex = false
     for (offset, component) in zip(components.indices, components) {
@@ -165,11 +171,13 @@ struct KeyValuePath {
           guard let next = related(object) else { return nil }
           object = next
           current = next
+          currentIsObject = true
         } else if case .collect(.count, _)? = components[safe: offset + 1],
           let count = step.entry.elementCount
         {
           // `@count` needs the count only, not every element boxed.
           current = count(object)
+          currentIsObject = false
           skipCount = true
         } else if case .index(let index)? = components[safe: offset + 1],
           let element = step.entry.element
@@ -182,11 +190,14 @@ struct KeyValuePath {
           }
           current = found
           object = found as AnyObject
+          currentIsObject = true
           skipIndex = true
         } else if let elements = step.entry.elements {
           current = elements(object)
+          currentIsObject = false
         } else {
           current = step.entry.value(object)
+          currentIsObject = false
         }
       case .index(let index):
         if skipIndex {
@@ -201,6 +212,7 @@ struct KeyValuePath {
         current = elements[index]
         // Resolution let a key follow only elements that are observable objects.
         object = elements[index] as AnyObject
+        currentIsObject = true
       case .collect(let op, let right):
         if skipCount {
           skipCount = false
@@ -215,9 +227,10 @@ struct KeyValuePath {
         }
         guard let result = try op.apply(to: values, path: text) else { return nil }
         current = result
+        currentIsObject = false
       }
     }
-    return current
+    return (current, currentIsObject ? object : nil)
   }
 }
 
