@@ -1,4 +1,5 @@
 import Foundation
+import KVOLiteTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -7,11 +8,7 @@ import Foundation
 /// Runs the built `package-editor` as a process, for tests of what only a process shows: its
 /// exit status, its standard output and error as bytes, signals and resource limits.
 enum EditorProcess {
-  struct Result: Sendable {
-    var stdout: String
-    var stderr: String
-    var status: Int32
-  }
+  typealias Result = ExecutableProcess.Result
 
   /// Runs the editor with `arguments` in `directory`, standard input from `input`, under a file
   /// size limit of `fileSizeLimit` blocks of 1,024 bytes if given (`ulimit -f`), with standard
@@ -46,20 +43,6 @@ enum EditorProcess {
     defer { watchdog.cancel() }
     stdin.fileHandleForWriting.write(Data(input.utf8))
     try stdin.fileHandleForWriting.close()
-    // Read both pipes at once, so that neither fills while the other is read.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errorBytes = Data()
-    DispatchQueue.global().async(group: group) {
-      errorBytes = stderr.fileHandleForReading.readDataToEndOfFile()
-    }
-    let outputBytes = stdout.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    let status =
-      process.terminationReason == .uncaughtSignal
-      ? 128 + process.terminationStatus : process.terminationStatus
-    return Result(
-      stdout: String(decoding: outputBytes, as: UTF8.self),
-      stderr: String(decoding: errorBytes, as: UTF8.self), status: status)
+    return ExecutableProcess.collect(process, stdout: stdout, stderr: stderr)
   }
 }

@@ -43,7 +43,7 @@ final class Crate: KeyValueObservable, @unchecked Sendable {
 /// asks. The accessors count the calls made without the lock held by the calling thread, or
 /// with an index out of range (where an Array would trap).
 final class Van: KeyValueObservable, @unchecked Sendable {
-  // @unchecked: `storage`, `holder` and `misuse` are behind `lock`.
+  // @unchecked: `storage` and `misuse` are behind `lock`.
   let observationRegistrar = ObservationRegistrar()
   static let observableKeys: ObservableKeys<Van> = [
     .toMany(
@@ -73,8 +73,7 @@ final class Van: KeyValueObservable, @unchecked Sendable {
         })),
     .derived("load", \.load, affectedBy: ["bottles.volume"]),
   ]
-  private let lock = NSRecursiveLock()
-  private var holder: (thread: pthread_t, depth: Int)?
+  private let lock = OwnerLock()
   private var storage: [Bottle] = []
   private var misuse = 0
 
@@ -90,20 +89,14 @@ final class Van: KeyValueObservable, @unchecked Sendable {
 
   /// Runs `body` with the van's lock held (recursively: observers called inside may read).
   func withLock<Result>(_ body: (Van) throws -> Result) rethrows -> Result {
-    lock.lock()
-    holder = (pthread_self(), (holder?.depth ?? 0) + 1)
-    defer {
-      holder = holder!.depth == 1 ? nil : (holder!.thread, holder!.depth - 1)
-      lock.unlock()
-    }
-    return try body(self)
+    try lock.withLock { try body(self) }
   }
 
   private func checked<Result>(_ body: (Van) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    if holder.map({ pthread_equal($0.thread, pthread_self()) == 0 }) ?? true { misuse += 1 }
-    return body(self)
+    lock.check { heldByOwner in
+      if !heldByOwner { misuse += 1 }
+      return body(self)
+    }
   }
 
   private func misused() -> Bottle {

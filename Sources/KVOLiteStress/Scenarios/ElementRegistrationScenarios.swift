@@ -219,7 +219,7 @@ enum ElementRegistrationScenarios {
       report.expect("\(name): calls of a failed registration", failed.count, 0)
       report.expect("\(name): a failing path that did not throw", notThrown.count, 0)
       report.expect("\(name): registration errors", registrationErrors.withLock { $0 }, [])
-      for token in tokens.withLock({ $0 }) { token.invalidate() }
+      tokens.invalidateAll()
       registered += registrationsPerRound
       let left =
         (pool + crate.bottles).map(\.observationRegistrar.triggerCount).reduce(0, +)

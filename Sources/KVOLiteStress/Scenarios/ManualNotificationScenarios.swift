@@ -117,7 +117,7 @@ enum ManualNotificationScenarios {
               }
               pairs.increment()
             }
-            if worker == 0, index % 64 == 0 { invalidate(handed) }
+            if worker == 0, index % 64 == 0 { handed.invalidateAll() }
             if index % 2 == 0 {
               let at: IndexSet = [worker]
               try expect([.readingsPrior: 1]) { () throws(KeyValueError) in
@@ -135,7 +135,7 @@ enum ManualNotificationScenarios {
           malformed.increment()
         }
       }
-      invalidate(handed)
+      handed.invalidateAll()
       report.count("pairs", pairs.count)
       report.count("transient notifications", transientCalls.count)
       report.expect("notifications by name", posts.count, pairs.count)
@@ -161,15 +161,6 @@ enum ManualNotificationScenarios {
     }
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
-  }
-
-  /// Invalidates the tokens handed over, and lets go of them.
-  static func invalidate(_ handed: Locked<[ObservationToken]>) {
-    let tokens = handed.withLock { tokens in
-      defer { tokens = [] }
-      return tokens
-    }
-    for token in tokens { token.invalidate() }
   }
 
   /// One round in eight of the fourth thread: pairs on a gauge of its own, whose observations

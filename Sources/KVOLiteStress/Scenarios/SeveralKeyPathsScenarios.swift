@@ -68,7 +68,7 @@ enum SeveralKeyPathsScenarios {
         case 0:
           for index in 0..<iterations {
             depot.label = Stamp.string(writer: 0, index: index)
-            if index % 32 == 0 { invalidate(handed) }
+            if index % 32 == 0 { handed.invalidateAll() }
           }
         case 1:
           for index in 0..<iterations {
@@ -91,7 +91,7 @@ enum SeveralKeyPathsScenarios {
           }
         }
       }
-      invalidate(handed)
+      handed.invalidateAll()
       report.merge("label", labels)
       report.merge("keeper.name", names)
       report.expect(
@@ -113,15 +113,6 @@ enum SeveralKeyPathsScenarios {
     }
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
-  }
-
-  /// Invalidates the tokens handed over, and lets go of them.
-  static func invalidate(_ handed: Locked<[ObservationToken]>) {
-    let tokens = handed.withLock { tokens in
-      defer { tokens = [] }
-      return tokens
-    }
-    for token in tokens { token.invalidate() }
   }
 
   /// One round in four of the fourth thread: an observation of a depot of its own, whose

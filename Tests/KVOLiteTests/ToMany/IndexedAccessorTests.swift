@@ -76,30 +76,21 @@ private final class Truck: KeyValueObservable, @unchecked Sendable {
         })),
     .derived("load", \.load, affectedBy: ["crates.weight"]),
   ]
-  let lock = NSRecursiveLock()
-  /// The thread holding `lock`, and how many times.
-  private var holder: (thread: pthread_t, depth: Int)?
+  private let lock = OwnerLock()
   var storage: [Crate] = []
   /// Accessor calls made without the lock or with an index out of range.
   var misuse = 0
   var load: Double { withLock { $0.storage.reduce(0) { $0 + $1.weight } } }
 
   func withLock<Result>(_ body: (Truck) throws -> Result) rethrows -> Result {
-    lock.lock()
-    holder = (pthread_self(), (holder?.depth ?? 0) + 1)
-    defer {
-      holder = holder!.depth == 1 ? nil : (holder!.thread, holder!.depth - 1)
-      lock.unlock()
-    }
-    return try body(self)
+    try lock.withLock { try body(self) }
   }
 
   private func checked<Result>(_ body: (Truck) -> Result) -> Result {
-    // Read without the lock only to tell whether this thread holds it.
-    lock.lock()
-    defer { lock.unlock() }
-    if holder.map({ pthread_equal($0.thread, pthread_self()) == 0 }) ?? true { misuse += 1 }
-    return body(self)
+    lock.check { heldByOwner in
+      if !heldByOwner { misuse += 1 }
+      return body(self)
+    }
   }
 }
 

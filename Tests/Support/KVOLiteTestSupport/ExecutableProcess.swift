@@ -46,6 +46,13 @@ public enum ExecutableProcess {
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
+    return collect(process, stdout: stdout, stderr: stderr)
+  }
+
+  /// Reads the standard output and error of `process`, already running with `stdout` and
+  /// `stderr` as its pipes, to their ends, waits for it to exit, and returns what it printed
+  /// and its status.
+  public static func collect(_ process: Process, stdout: Pipe, stderr: Pipe) -> Result {
     // Read both pipes at once, so that neither fills while the other is read.
     let group = DispatchGroup()
     nonisolated(unsafe) var errorBytes = Data()

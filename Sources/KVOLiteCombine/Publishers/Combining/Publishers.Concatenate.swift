@@ -30,7 +30,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = ConcatenateInner<Suffix, S>(downstream: subscriber, suffix: suffix)
-      prefix.subscribe(ConcatenateInner.PrefixSide(inner: inner))
+      prefix.subscribe(ConcatenateInner.Side(inner: inner, onSuffix: false))
     }
   }
 }
@@ -85,41 +85,26 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     self.suffix = suffix
   }
 
-  /// What `Concatenate` subscribes to its prefix; shares the subscription's identifier.
-  struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable,
+  /// What `Concatenate` subscribes to its prefix or its suffix (`onSuffix`); shares the
+  /// subscription's identifier.
+  struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   {
     let inner: ConcatenateInner
+    let onSuffix: Bool
     var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
     var description: String { "Concatenate" }
     var customMirror: Mirror { Mirror(self, children: [:]) }
     var playgroundDescription: Any { description }
 
-    func receive(subscription: any Subscription) { inner.receive(subscription, onSuffix: false) }
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription, onSuffix: onSuffix)
+    }
     func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-      inner.receive(input, onSuffix: false)
+      inner.receive(input, onSuffix: onSuffix)
     }
     func receive(completion: Subscribers.Completion<Suffix.Failure>) {
-      inner.receive(completion, onSuffix: false)
-    }
-  }
-
-  /// What `Concatenate` subscribes to its suffix; shares the subscription's identifier.
-  struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
-  {
-    let inner: ConcatenateInner
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
-    var description: String { "Concatenate" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-    var playgroundDescription: Any { description }
-
-    func receive(subscription: any Subscription) { inner.receive(subscription, onSuffix: true) }
-    func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-      inner.receive(input, onSuffix: true)
-    }
-    func receive(completion: Subscribers.Completion<Suffix.Failure>) {
-      inner.receive(completion, onSuffix: true)
+      inner.receive(completion, onSuffix: onSuffix)
     }
   }
 
@@ -171,7 +156,7 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     if case .finished = completion, !onSuffix, let suffix {
       phase = .awaitingSuffix
       lock.unlock()
-      suffix.subscribe(SuffixSide(inner: self))
+      suffix.subscribe(Side(inner: self, onSuffix: true))
       return
     }
     phase = .ended
