@@ -113,7 +113,7 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     state.crossingThread = thread
     let (model, shown) = (state.model!, state.shown)
     lock.unlock()
-    crossPending(model, shown)
+    crossPending(consume model, shown)
   }
 
   // MARK: - Model → view model
@@ -140,7 +140,7 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
       state.crossingThread = thread
       let shown = state.shown
       lock.unlock()
-      crossPending(model, shown)
+      crossPending(consume model, shown)
     }
   }
 
@@ -164,26 +164,35 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     state.crossingThread = thread
     let shown = state.shown
     lock.unlock()
-    crossPending(model, shown)
+    crossPending(consume model, shown)
   }
 
   /// Crosses the model's value (`shown` is the value the view model showed when the calling
   /// thread became the crossing thread), then again while the model changed meanwhile. Only
   /// the crossing thread calls it; it counts as a delivery (a `cancel()` inside does not wait
-  /// for it).
+  /// for it). It lets go of the model and the view model before it stops crossing, so that
+  /// once `cancel()` has returned (it waits for the crossing thread), nothing the binding
+  /// started holds them.
   @inlinable
-  func crossPending(_ model: Model, _ shown: Value?) {
+  func crossPending(_ model: consuming Model, _ shown: Value?) {
+    var next: (Model, Value?)? = (consume model, shown)
     DeliveryScope.run {
-      var next: (Model, Value?)? = (model, shown)
-      while let (model, shown) = next {
-        let value = read(model)
-        if shown != value, let viewModel {
-          writing = value
-          show(viewModel, value)
-          writing = nil
-        }
+      repeat {
+        // The taken model is released when `cross` returns, before the next turn.
+        cross(next.take()!)
         next = nextModelValue()
-      }
+      } while next != nil
+    }
+  }
+
+  /// Writes the model's value to the view model, unless it shows it already.
+  @inlinable
+  func cross(_ pending: consuming (model: Model, shown: Value?)) {
+    let value = read(pending.model)
+    if pending.shown != value, let viewModel {
+      writing = value
+      show(viewModel, value)
+      writing = nil
     }
   }
 

@@ -31,17 +31,35 @@ final class QueueExecutor: SerialExecutor {
 }
 
 /// Runs `body` on ``StressActor`` and returns what it returns, blocking the calling thread (a
-/// stress thread, not one of the actors' threads) until then.
+/// stress thread, not one of the actors' threads) until then. By then `body`, and what it
+/// captured, is released: the task lets go of it before it signals, so that a scenario that
+/// counts live objects once its threads are done does not count what a finishing task holds.
 func onStressActor<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
   let done = DispatchSemaphore(value: 0)
-  let result = Locked<Result?>(nil)
+  let call = ActorCall(body)
   Task {
-    let value = await body()
-    result.withLock { $0 = value }
+    await call.run()
     done.signal()
   }
   done.wait()
-  return result.withLock { $0! }
+  return call.result!
+}
+
+/// A call ``onStressActor(_:)`` hands to its task: the body, until the task takes it, then the
+/// result.
+private final class ActorCall<Result: Sendable>: @unchecked Sendable {
+  // @unchecked: the task touches `body` and `result`, then signals; the caller reads `result`
+  // after the signal.
+  private var body: (@Sendable () async -> Result)?
+  private(set) var result: Result?
+
+  init(_ body: @escaping @Sendable () async -> Result) { self.body = body }
+
+  /// Calls the body and releases it (and what it captured) before returning.
+  func run() async {
+    let body = self.body.take()!
+    result = await body()
+  }
 }
 
 /// A binding made for a view model on an actor, round by round (see
