@@ -49,7 +49,8 @@ public enum TwoWayBinding {
   /// model weakly; the model holds neither. So the view model, which holds the cancellable,
   /// typically, keeps its model alive, and releasing the view model releases both.
   /// `cancel()` ends both directions: when it returns, no crossing is in progress on another
-  /// thread and none starts. Called from inside a delivery (a KVOLite handler, a Combine
+  /// thread and none starts, and the binding holds neither side (a crossing lets go of both
+  /// before it ends, also on an actor). Called from inside a delivery (a KVOLite handler, a Combine
   /// subscriber, a crossing), it does not wait for crossings on other threads (they could be
   /// waiting for the delivery it is in): one already in progress there may finish after it
   /// returns. The property keeps its value.
