@@ -1,6 +1,7 @@
 /// A first-in, first-out queue whose `append` and `removeFirst` take constant amortized time
-/// (an array's `removeFirst` moves every element after the first). A removed element is let go
-/// of at once; the storage is compacted when more than half of it is removed slots.
+/// per element (an array's `removeFirst` moves every element after the first). A removed
+/// element is let go of at once; the storage is compacted when more than half of it is removed
+/// slots.
 struct FIFO<Element> {
   private var storage: [Element?] = []
   private var head = 0
@@ -14,6 +15,9 @@ struct FIFO<Element> {
   /// How many elements the queue holds.
   var count: Int { storage.count - head }
 
+  /// The elements, first to last.
+  var elements: [Element] { storage[head...].map { $0! } }
+
   /// Adds `element` at the end.
   mutating func append(_ element: Element) { storage.append(element) }
 
@@ -21,7 +25,25 @@ struct FIFO<Element> {
   mutating func removeFirst() -> Element {
     precondition(!isEmpty, "removeFirst on an empty FIFO")
     let element = storage[head].take()!
-    head += 1
+    advance(by: 1)
+    return element
+  }
+
+  /// Removes the first `count` elements and returns them, first to last; the queue must hold
+  /// at least `count`.
+  mutating func removeFirst(_ count: Int) -> [Element] {
+    precondition(count >= 0 && count <= self.count, "removeFirst beyond the end of a FIFO")
+    var removed: [Element] = []
+    removed.reserveCapacity(count)
+    for index in head..<head + count { removed.append(storage[index].take()!) }
+    advance(by: count)
+    return removed
+  }
+
+  /// Moves the front past `count` removed slots, and compacts the storage when they are most
+  /// of it.
+  private mutating func advance(by count: Int) {
+    head += count
     if head == storage.count {
       storage.removeAll(keepingCapacity: true)
       head = 0
@@ -29,6 +51,5 @@ struct FIFO<Element> {
       storage.removeFirst(head)
       head = 0
     }
-    return element
   }
 }

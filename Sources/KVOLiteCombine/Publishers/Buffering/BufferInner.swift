@@ -22,7 +22,9 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   private var demand = Subscribers.Demand.none
-  private var values: [Input] = []
+  /// The values held, oldest first (a queue: dropping the oldest or delivering one at a time
+  /// takes constant time, not time proportional to the size).
+  private var values = FIFO<Input>()
   private var terminal: Subscribers.Completion<Failure>?
   private var draining = false
   /// The threads running the `customError` closure, which Combine calls holding its lock.
@@ -113,10 +115,10 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
 
   func cancel() {
     let (subscription, dropped) = lock.withLock {
-      () -> ((any Subscription)?, (Downstream?, [Input])) in
-      guard let subscription = status.subscription else { return (nil, (nil, [])) }
+      () -> ((any Subscription)?, (Downstream?, FIFO<Input>)) in
+      guard let subscription = status.subscription else { return (nil, (nil, FIFO())) }
       status = .terminal
-      defer { values = [] }
+      defer { values = FIFO() }
       return (subscription, (downstream.take(), values))
     }
     withExtendedLifetime(dropped) {}
@@ -150,7 +152,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
         guard due, let completion = terminal else { break }
         status = .terminal
         let dropped = values
-        values = []
+        values = FIFO()
         self.downstream = nil
         lock.unlock()
         withExtendedLifetime(dropped) {}
@@ -158,8 +160,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
         return upstreamDemand
       }
       let count = demand.max.map { min($0, values.count) } ?? values.count
-      let batch = Array(values.prefix(count))
-      values.removeFirst(count)
+      let batch = values.removeFirst(count)
       demand -= count
       draining = true
       lock.unlock()
@@ -182,7 +183,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
     return Mirror(
       self,
       children: [
-        ("values", values), ("state", status), ("downstreamDemand", demand),
+        ("values", values.elements), ("state", status), ("downstreamDemand", demand),
         ("terminal", terminal as Any),
       ])
   }
