@@ -5,6 +5,7 @@ enum StressScenarios {
       + SubjectScenarios.all + SubjectScaleScenarios.all + OperatorScenarios.all
       + SequencingScenarios.all + BindingScenarios.all
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
+      + BindingReleaseScenarios.all
       + KeyValuePublisherScenarios.all
       + ElementScenarios.all + ElementRegistrationScenarios.all + AggregateScenarios.all
       + IndexedAccessorScenarios.all
