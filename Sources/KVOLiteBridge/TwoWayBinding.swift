@@ -50,10 +50,10 @@ public enum TwoWayBinding {
   /// typically, keeps its model alive, and releasing the view model releases both.
   /// `cancel()` ends both directions: when it returns, no crossing is in progress on another
   /// thread and none starts, and the binding holds neither side (a crossing lets go of both
-  /// before it ends, also on an actor). Called from inside a delivery (a KVOLite handler, a Combine
-  /// subscriber, a crossing), it does not wait for crossings on other threads (they could be
-  /// waiting for the delivery it is in): one already in progress there may finish after it
-  /// returns. The property keeps its value.
+  /// before it ends, also on an actor). Called from inside a delivery (a KVOLite handler, a
+  /// Combine subscriber, a crossing), it does not wait for crossings on other threads (they
+  /// could be waiting for the delivery it is in): one already in progress there may finish
+  /// after it returns. The property keeps its value.
   ///
   /// - Parameters:
   ///   - keyPath: A key path of the model made of declared keys: one key or a chain through

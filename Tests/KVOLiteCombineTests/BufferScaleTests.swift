@@ -16,14 +16,6 @@ private final class OneAtATime<Input>: Subscriber, @unchecked Sendable {
   func receive(completion: Subscribers.Completion<Never>) {}
 }
 
-/// A value that counts its deinit.
-private final class Counted: Sendable {
-  let number: Int
-  let released: Counter
-  init(_ number: Int, released: Counter) { (self.number, self.released) = (number, released) }
-  deinit { released.increment() }
-}
-
 /// `buffer` keeps its values in a queue: dropping the oldest value of a full buffer, or
 /// delivering one value to a subscriber that asks for one at a time, must not move the rest
 /// (it did: an array's `removeFirst`, so draining a full buffer took time growing with the
@@ -51,13 +43,13 @@ struct BufferScaleTests {
   @Test("a value dropped as the oldest is let go of at once; delivered ones once delivered")
   func droppedValuesAreReleased() {
     let released = Counter()
-    let subject = PassthroughSubject<Counted, Never>()
-    let subscriber = OneAtATime<Counted>()
+    let subject = PassthroughSubject<Address, Never>()
+    let subscriber = OneAtATime<Address>()
     subject.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
-    for number in 0..<3 { subject.send(Counted(number, released: released)) }
+    for number in 0..<3 { subject.send(Address(street: "\(number)", onDeinit: released.increment)) }
     #expect(released.count == 1)  // 0, dropped for 2.
     subscriber.subscription?.request(.max(1))
-    #expect(subscriber.received.map(\.number) == [1])
+    #expect(subscriber.received.map(\.street) == ["1"])
     subscriber.subscription?.cancel()
     #expect(released.count == 2)  // 2, let go of by cancel; 1 is the subscriber's.
   }
