@@ -45,7 +45,7 @@ public final class ObservableBox<Value>: ObservableObject, KeyValueObservable, @
     do {
       try body()
     } catch {
-      preconditionFailure("ObservableBox declares the key value: \(error)")
+      fatalError("ObservableBox declares the key value: \(error)")
     }
   }
 }

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// A namespace for types related to subscribers, as in Combine.
 public enum Subscribers {}
 
@@ -26,7 +28,7 @@ extension Subscribers {
     /// - Precondition: `value` is not negative.
     @inlinable
     public static func max(_ value: Int) -> Demand {
-      precondition(value >= 0, "demand cannot be negative")
+      require(value >= 0, "demand cannot be negative")
       return Demand(rawValue: value)
     }
 

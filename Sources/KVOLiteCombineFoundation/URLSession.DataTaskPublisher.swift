@@ -80,7 +80,7 @@
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+      require(demand > 0, "a subscriber must request at least one value, not \(demand)")
       lock.lock()
       guard let parent else { return lock.unlock() }
       let existing = task

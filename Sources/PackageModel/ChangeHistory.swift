@@ -38,7 +38,9 @@ public final class ChangeHistory {
   /// Starts recording the changes of `root`'s graph, keeping at most `limit` steps (at least
   /// 1; by default ``defaultLimit``).
   public init(root: any KeyValueObservable, limit: Int = ChangeHistory.defaultLimit) {
-    precondition(limit >= 1, "ChangeHistory: the limit must be at least 1, not \(limit)")
+    guard limit >= 1 else {
+      fatalError("ChangeHistory: the limit must be at least 1, not \(limit)")
+    }
     self.root = root
     self.limit = limit
     rewire()

@@ -58,7 +58,7 @@ public final class PackageViewModel: ObservableObject {
     } catch {
       // The key paths above are declared by Package, Person and PostalAddress; the model tests
       // pin that they resolve.
-      preconditionFailure("PackageViewModel cannot observe its package: \(error)")
+      fatalError("PackageViewModel cannot observe its package: \(error)")
     }
   }
 

@@ -36,7 +36,7 @@ struct ThreadLocalState {
       typed.deinitialize(count: 1)
       typed.deallocate()
     }
-    precondition(status == 0, "KVOLite: cannot create its thread-local key (error \(status))")
+    require(status == 0, "KVOLite: cannot create its thread-local key (error \(status))")
     return key
   }()
 }

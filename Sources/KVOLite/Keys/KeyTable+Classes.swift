@@ -1,5 +1,4 @@
 import KVOLiteLocking
-@_spi(Reflection) import Swift
 
 /// The table of every observable class: its superclass's keys, its ``Observed`` properties,
 /// and its declarations, found once per class and kept.
@@ -70,7 +69,7 @@ extension KeyTable {
       entries[existing] = declared
     }
     if !problems.isEmpty {
-      preconditionFailure("KVOLite: " + problems.joined(separator: "; "))
+      fatalError("KVOLite: " + problems.joined(separator: "; "))
     }
     return KeyTable(
       typeName: typeName, entries: entries, knownOffsets: offsets,
@@ -81,21 +80,14 @@ extension KeyTable {
   /// offset of its storage, in declaration order (superclasses first).
   private static func fields<Root: KeyValueObservable>(of type: Root.Type) -> [(KeyEntry, Int)] {
     var found: [(KeyEntry, Int)] = []
-    // `_EachFieldOptions.classType`, spelled by value: the static is not concurrency-safe.
-    let complete = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
-      name, offset, fieldType, _ in
-      guard let storage = fieldType as? any DiscoverableStorage.Type else { return true }
+    for field in StoredFields.of(type) {
+      guard let storage = field.type as? any DiscoverableStorage.Type else { continue }
       // A property wrapper's storage is named after the property, with an underscore.
-      var key = String(cString: name)
-      guard key.hasPrefix("_") else { return true }
-      key.removeFirst()
-      found.append((storage.discoveredEntry(name: key, offset: offset, in: type), offset))
-      return true
+      guard field.name.hasPrefix("_") else { continue }
+      let key = String(field.name.dropFirst())
+      found.append(
+        (storage.discoveredEntry(name: key, offset: field.offset, in: type), field.offset))
     }
-    precondition(
-      complete,
-      "KVOLite: the Swift runtime could not list the stored properties of \(type), so its"
-        + " @Observed properties cannot be found")
     return found
   }
 }

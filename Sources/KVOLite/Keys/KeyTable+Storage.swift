@@ -51,7 +51,7 @@ extension KeyTable {
     }
     let name = entries[index].name
     let other = indexByOffset[probed].map { " (the key \"\(entries[$0].name)\")" } ?? ""
-    preconditionFailure(
+    fatalError(
       "KVOLite: \(typeName).observableKeys declares \"\(name)\" with the key path of another"
         + " property\(other), but \(typeName).\(name) is an @Observed property, which is the key"
         + " \"\(name)\": declare \\.\(name) under that name, or give the declaration another name")

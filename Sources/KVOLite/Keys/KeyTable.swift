@@ -76,7 +76,7 @@ final class KeyTable: @unchecked Sendable {
       if let offset = self.knownOffsets[index] { byOffset[offset] = index }
     }
     if !problems.isEmpty {
-      preconditionFailure("\(typeName).observableKeys: " + problems.joined(separator: "; "))
+      fatalError("\(typeName).observableKeys: " + problems.joined(separator: "; "))
     }
     indexByName = byName
     indexByKeyPath = byKeyPath

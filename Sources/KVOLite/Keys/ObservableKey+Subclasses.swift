@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 extension ObservableKey {
   /// A derived key of a subclass of `Root`, declared in the subclass's override of
   /// ``KeyValueObservable/observableKeys`` (whose table is typed by the class that first
@@ -7,7 +9,7 @@ extension ObservableKey {
   public static func derived<Subclass: AnyObject, Value>(
     _ name: String, _ keyPath: KeyPath<Subclass, Value>, affectedBy: [String]
   ) -> ObservableKey {
-    precondition(
+    require(
       Subclass.self is Root.Type,
       "KVOLite: .derived(\"\(name)\", …) of \(Subclass.self) is declared among the keys of"
         + " \(Root.self), which is not a superclass of \(Subclass.self)")

@@ -33,7 +33,7 @@ extension KeyValueObservable {
     do {
       return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
     } catch {
-      preconditionFailure(Self.diagnosis(error, keyPath: keyPath, object: self))
+      fatalError(Self.diagnosis(error, keyPath: keyPath, object: self))
     }
   }
 

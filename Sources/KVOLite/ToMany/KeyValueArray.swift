@@ -153,7 +153,7 @@ extension KeyValueObservable {
     do {
       return try toManyProxy(for: keyPath)
     } catch {
-      preconditionFailure(
+      fatalError(
         Self.diagnosis(error, keyPath: keyPath, object: self, action: "mutate"))
     }
   }

@@ -10,7 +10,7 @@ enum Pool {
   static let strings: [String] = (0..<size).map { index in
     let digits = String(index)
     let value = "pooled-string-value-" + String(repeating: "0", count: 4 - digits.count) + digits
-    precondition(value.utf8.count == length)
+    guard value.utf8.count == length else { fatalError("pool: a value of the wrong length") }
     return value
   }
 

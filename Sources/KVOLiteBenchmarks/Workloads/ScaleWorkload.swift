@@ -24,7 +24,9 @@ enum ScaleWorkload {
       let registered = DispatchTime.now().uptimeNanoseconds
       for token in tokens { token.invalidate() }
       let invalidated = DispatchTime.now().uptimeNanoseconds
-      precondition(model.observationRegistrar.triggerCount == 0)
+      guard model.observationRegistrar.triggerCount == 0 else {
+        fatalError("scale: an invalidated observation is still registered")
+      }
       registering.append(Double(registered - start) / 1e6)
       invalidating.append(Double(invalidated - registered) / 1e6)
     }

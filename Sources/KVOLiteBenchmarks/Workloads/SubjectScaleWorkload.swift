@@ -24,13 +24,15 @@ enum SubjectScaleWorkload {
       }
       let subscribed = DispatchTime.now().uptimeNanoseconds
       subject.send(1)
-      precondition(received.count == sinks, "a sink was not attached")
+      guard received.count == sinks else { fatalError("subject scale: a sink was not attached") }
       cancellables.shuffle(using: &random)
       let shuffled = DispatchTime.now().uptimeNanoseconds
       for cancellable in cancellables { cancellable.cancel() }
       let cancelled = DispatchTime.now().uptimeNanoseconds
       subject.send(2)
-      precondition(received.count == sinks, "a cancelled sink received a value")
+      guard received.count == sinks else {
+        fatalError("subject scale: a cancelled sink received a value")
+      }
       Effect.consume(received.count)
       subscribing.append(Double(subscribed - start) / 1e6)
       cancelling.append(Double(cancelled - shuffled) / 1e6)

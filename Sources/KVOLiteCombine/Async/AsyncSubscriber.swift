@@ -57,7 +57,7 @@ final class AsyncSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @un
     }
     guard !waiting.isEmpty else {
       lock.unlock()
-      preconditionFailure("values received a value that was not requested")
+      fatalError("values received a value that was not requested")
     }
     let first = waiting.removeFirst()
     lock.unlock()

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// A first-in, first-out queue whose `append` and `removeFirst` take constant amortized time
 /// per element (an array's `removeFirst` moves every element after the first). A removed
 /// element is let go of at once; the storage is compacted when more than half of it is removed
@@ -23,7 +25,7 @@ struct FIFO<Element> {
 
   /// Removes and returns the first element; the queue must not be empty.
   mutating func removeFirst() -> Element {
-    precondition(!isEmpty, "removeFirst on an empty FIFO")
+    require(!isEmpty, "removeFirst on an empty FIFO")
     let element = storage[head].take()!
     advance(by: 1)
     return element
@@ -32,7 +34,7 @@ struct FIFO<Element> {
   /// Removes the first `count` elements and returns them, first to last; the queue must hold
   /// at least `count`.
   mutating func removeFirst(_ count: Int) -> [Element] {
-    precondition(count >= 0 && count <= self.count, "removeFirst beyond the end of a FIFO")
+    require(count >= 0 && count <= self.count, "removeFirst beyond the end of a FIFO")
     var removed: [Element] = []
     removed.reserveCapacity(count)
     for index in head..<head + count { removed.append(storage[index].take()!) }

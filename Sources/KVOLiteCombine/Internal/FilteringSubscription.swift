@@ -52,7 +52,7 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
 
   /// Handles one value. Abstract.
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-    preconditionFailure("FilteringSubscription.receive(_:) is abstract")
+    fatalError("FilteringSubscription.receive(_:) is abstract")
   }
 
   /// Empties the subclass's closure slots, with the lock held; what it returns is released
@@ -61,7 +61,7 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
 
   /// The operator's name, as Combine's subscription describes itself. Abstract.
   @usableFromInline var description: String {
-    preconditionFailure("FilteringSubscription.description is abstract")
+    fatalError("FilteringSubscription.description is abstract")
   }
   @usableFromInline var customMirror: Mirror {
     Mirror(self, children: [("downstream", lock.withLock { downstream.valueIfFull } as Any)])
@@ -87,7 +87,7 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
     switch status {
     case .awaitingSubscription:
       lock.unlock()
-      preconditionFailure("\(description) received a value before receiving a subscription")
+      fatalError("\(description) received a value before receiving a subscription")
     case .terminal:
       return nil
     case .subscribed(let subscription):
@@ -115,7 +115,7 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
     switch status {
     case .awaitingSubscription:
       lock.unlock()
-      preconditionFailure("\(description) received a completion before receiving a subscription")
+      fatalError("\(description) received a completion before receiving a subscription")
     case .terminal:
       lock.unlock()
     case .subscribed:
@@ -129,12 +129,12 @@ class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Erro
   }
 
   @inlinable final func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.lock()
     switch status {
     case .awaitingSubscription:
       lock.unlock()
-      preconditionFailure("\(description) received a request before sending its subscription")
+      fatalError("\(description) received a request before sending its subscription")
     case .terminal:
       lock.unlock()
     case .subscribed(let subscription):

@@ -126,7 +126,7 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   }
 
   @inlinable func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.lock()
     guard !downstreamRequested, !cancelled, !completed else { return lock.unlock() }
     downstreamRequested = true

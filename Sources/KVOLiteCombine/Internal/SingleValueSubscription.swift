@@ -19,7 +19,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     guard let taken = lock.withLock({ downstream.take() }) else { return }
     _ = taken.receive(value)
     taken.receive(completion: .finished)

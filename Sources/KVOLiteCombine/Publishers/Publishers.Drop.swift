@@ -76,7 +76,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
       return subscription.cancel()
     }
     upstream = subscription
-    precondition(remaining >= 0, "dropFirst needs a count of zero or more, not \(remaining)")
+    require(remaining >= 0, "dropFirst needs a count of zero or more, not \(remaining)")
     let demand = pendingDemand + remaining
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
@@ -116,7 +116,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   }
 
   @inlinable func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.lock()
     guard let subscription = upstream else {
       if downstream.isFull { pendingDemand += demand }

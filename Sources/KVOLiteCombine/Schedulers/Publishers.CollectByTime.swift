@@ -167,7 +167,7 @@ where Downstream.Input == [Input] {
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.withLock { demand += newDemand }
   }
 

@@ -97,7 +97,7 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
     lock.lock()
     guard !requesting.containsCurrent else {
       lock.unlock()
-      preconditionFailure(
+      fatalError(
         "SubscribeOn was asked for values from inside the request it was passing upstream")
     }
     requesting.enter()

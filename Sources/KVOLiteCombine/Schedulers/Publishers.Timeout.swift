@@ -134,7 +134,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     lock.lock()
     guard !arming.containsCurrent else {
       lock.unlock()
-      preconditionFailure(
+      fatalError(
         "timeout's scheduler ran its timer at once, inside the call that armed it (as "
           + "ImmediateScheduler does): the timeout cannot work, and Combine traps too")
     }

@@ -105,7 +105,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   /// Adds to the demand; a current-value subject delivers its value on the first request.
   /// - Precondition: `demand` is more than `.none` (as in Combine).
   @inlinable func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
     guard self.downstream.isFull, let core else { return lock.unlock() }
     demand += newDemand

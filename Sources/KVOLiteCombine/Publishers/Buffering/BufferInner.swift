@@ -99,7 +99,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   /// closure, where Combine, which calls it holding its lock, traps taking the lock again.
   private func trapIfMakingError() {
     guard makingError.containsCurrent else { return }
-    preconditionFailure("buffer received an event from inside its customError closure")
+    fatalError("buffer received an event from inside its customError closure")
   }
 
   func request(_ newDemand: Subscribers.Demand) {

@@ -48,7 +48,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // MARK: Downstream
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
     if inDownstream {
       demand += newDemand
@@ -179,7 +179,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     lock.lock()
     guard !cancellingChildren.containsCurrent else {
       lock.unlock()
-      preconditionFailure(
+      fatalError(
         "FlatMap received a completion from upstream while cancelling its publishers after "
           + "upstream's failure (Combine traps too)")
     }

@@ -135,7 +135,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     let current = lock.withLock { () -> (any Subscription)? in
       demand += newDemand
       return self.current
@@ -199,7 +199,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     }
     guard demand > 0 else {
       lock.unlock()
-      preconditionFailure("SwitchToLatest received a value that its subscriber did not request")
+      fatalError("SwitchToLatest received a value that its subscriber did not request")
     }
     demand -= 1
     let downstream = self.downstream.reachable
@@ -215,7 +215,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     guard index == currentIndex, !cancelled else { return lock.unlock() }
     guard !awaitingCurrent else {
       lock.unlock()
-      preconditionFailure("SwitchToLatest received a completion before the subscription")
+      fatalError("SwitchToLatest received a completion before the subscription")
     }
     current = nil
     switch completion {

@@ -141,7 +141,7 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     let targets = lock.withLock { () -> [any Subscription] in
       guard downstream != nil else { return [] }
       guard let delivering else { return subscriptions.compactMap { $0 } }

@@ -91,7 +91,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     lock.lock()
     guard demand > 0 else {
       lock.unlock()
-      preconditionFailure("\(name) received a value that its subscriber did not request")
+      fatalError("\(name) received a value that its subscriber did not request")
     }
     demand -= 1
     let downstream = self.downstream.reachable
@@ -124,7 +124,7 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
     case (.awaitingUpstream, .failure), (.awaitingReplacement, .failure),
       (.replacement, .failure):
       lock.unlock()
-      preconditionFailure(
+      fatalError(
         "\(name) received a failure before its subscription, or after it had one")
     }
   }
@@ -181,12 +181,12 @@ where Downstream.Input == Upstream.Output, NewPublisher.Output == Upstream.Outpu
   // MARK: Downstream
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
     switch state {
     case .awaitingUpstream:
       lock.unlock()
-      preconditionFailure("\(name) received a request before sending its subscription")
+      fatalError("\(name) received a request before sending its subscription")
     case .upstream(let subscription):
       demand += newDemand
       lock.unlock()

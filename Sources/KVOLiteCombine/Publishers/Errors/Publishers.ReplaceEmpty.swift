@@ -96,7 +96,7 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.lock()
     downstreamRequested = true
     if replacementPending {

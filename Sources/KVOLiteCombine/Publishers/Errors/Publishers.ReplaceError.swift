@@ -74,7 +74,7 @@ where Downstream.Failure == Never {
     }
     guard demand > 0 else {
       lock.unlock()
-      preconditionFailure("ReplaceError received a value that its subscriber did not request")
+      fatalError("ReplaceError received a value that its subscriber did not request")
     }
     demand -= 1
     lock.unlock()
@@ -99,7 +99,7 @@ where Downstream.Failure == Never {
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    precondition(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
     if replacementPending {
       replacementPending = false

@@ -98,7 +98,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
     guard demand > 0 else {
       lock.unlock()
-      preconditionFailure("Retry received a value that its subscriber did not request")
+      fatalError("Retry received a value that its subscriber did not request")
     }
     demand -= 1
     lock.unlock()

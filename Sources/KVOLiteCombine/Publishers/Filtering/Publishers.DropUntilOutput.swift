@@ -115,7 +115,7 @@ where Downstream.Input == Input, Downstream.Failure == Other.Failure {
     guard triggered, !cancelled else {
       guard pendingDemand > 0 else {
         lock.unlock()
-        preconditionFailure("DropUntilOutput received a value that its subscriber did not request")
+        fatalError("DropUntilOutput received a value that its subscriber did not request")
       }
       pendingDemand -= 1
       lock.unlock()

@@ -136,7 +136,7 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.withLock { status.subscription }?.request(demand)
   }
 

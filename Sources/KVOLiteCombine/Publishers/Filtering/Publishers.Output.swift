@@ -21,7 +21,7 @@ extension Publishers {
     /// The values of `upstream` at the positions in `range`.
     /// - Precondition: `range` does not start below 0.
     public init(upstream: Upstream, range: CountableRange<Int>) {
-      precondition(range.lowerBound >= 0, "a range of positions cannot start below 0")
+      require(range.lowerBound >= 0, "a range of positions cannot start below 0")
       self.upstream = upstream
       self.range = range
     }

@@ -97,7 +97,7 @@ where Downstream.Input == [Input] {
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.withLock { upstream }?.request(demand * count)
   }
 

@@ -108,7 +108,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "a subscriber must request at least one value, not \(demand)")
+    require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     let parent = lock.withLock { () -> Future<Output, Failure>? in
       guard downstream != nil else { return nil }
       hasDemand = true

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 // Combine's specialized operators on `Just`: an operator whose result is known from the one
 // value is answered at once, when the operator is applied (closures run then, not at
 // subscription), by a `Just`, an `Optional.Publisher`, a `Result.Publisher`, an `Empty` or a
@@ -58,7 +60,7 @@ extension Just {
 
   /// The value if `count` is 0, else nothing. A negative `count` traps, as in Combine.
   public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-    precondition(count >= 0, "count must not be negative")
+    require(count >= 0, "count must not be negative")
     return Optional<Output>.Publisher(count > 0 ? nil : output)
   }
 
@@ -106,7 +108,7 @@ extension Just {
 
   /// The value if `index` is 0. A negative index traps, as in Combine.
   public func output(at index: Int) -> Optional<Output>.Publisher {
-    precondition(index >= 0, "index must not be negative")
+    require(index >= 0, "index must not be negative")
     return Optional<Output>.Publisher(index == 0 ? output : nil)
   }
 
@@ -118,7 +120,7 @@ extension Just {
 
   /// The value unless `maxLength` is 0. A negative `maxLength` traps, as in Combine.
   public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-    precondition(maxLength >= 0, "maxLength must not be negative")
+    require(maxLength >= 0, "maxLength must not be negative")
     return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
   }
 

@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 // Combine's specialized operators on `Optional.Publisher`: an operator whose result is known
 // from the optional value is answered at once, when it is applied (closures run then), by
 // another `Optional.Publisher`, a `Just` or an `Empty`, as in Combine. With no value, most
@@ -59,7 +61,7 @@ extension Optional.Publisher {
 
   /// The value if `count` is 0. A negative `count` traps, as in Combine.
   public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-    precondition(count >= 0, "count must not be negative")
+    require(count >= 0, "count must not be negative")
     return Optional<Output>.Publisher(count == 0 ? output : nil)
   }
 
@@ -99,7 +101,7 @@ extension Optional.Publisher {
 
   /// The value if `index` is 0. A negative index traps, as in Combine.
   public func output(at index: Int) -> Optional<Output>.Publisher {
-    precondition(index >= 0, "index must not be negative")
+    require(index >= 0, "index must not be negative")
     return Optional<Output>.Publisher(index == 0 ? output : nil)
   }
 
@@ -108,14 +110,14 @@ extension Optional.Publisher {
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher
   where R.Bound == Int {
     let range = range.relative(to: 0..<Int.max)
-    precondition(range.lowerBound >= 0, "lowerBound must not be negative")
+    require(range.lowerBound >= 0, "lowerBound must not be negative")
     return Optional<Output>.Publisher(
       range.lowerBound == 0 && range.upperBound != 0 ? output : nil)
   }
 
   /// The value unless `maxLength` is 0. A negative `maxLength` traps, as in Combine.
   public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-    precondition(maxLength >= 0, "maxLength must not be negative")
+    require(maxLength >= 0, "maxLength must not be negative")
     return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
   }
 

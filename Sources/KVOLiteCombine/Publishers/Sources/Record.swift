@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// A publisher that replays a recorded series of values and a completion to each subscriber,
 /// within its demand.
 ///
@@ -31,14 +33,14 @@ public struct Record<Output, Failure: Error>: Publisher {
     /// Records a value.
     /// - Precondition: no completion has been recorded yet.
     public mutating func receive(_ input: Output) {
-      precondition(!isComplete, "a value cannot be recorded after the completion")
+      require(!isComplete, "a value cannot be recorded after the completion")
       output.append(input)
     }
 
     /// Records the completion.
     /// - Precondition: no completion has been recorded yet.
     public mutating func receive(completion: Subscribers.Completion<Failure>) {
-      precondition(!isComplete, "a recording has one completion")
+      require(!isComplete, "a recording has one completion")
       self.completion = completion
       isComplete = true
     }
