@@ -203,7 +203,7 @@ struct DataSafetyTests {
     // On a line of its own (not after the prompt), saying how to recover.
     #expect(
       terminal.screen.contains(
-        "package*> \r\u{1B}[10C\r\n\u{1B}[33mwarning: hang-up: the unsaved changes are saved in \(path); to recover them, run package-editor \(path), then saveas FILE"
+        "package*> \u{1B}[J\r\u{1B}[10C\r\n\u{1B}[33mwarning: hang-up: the unsaved changes are saved in \(path); to recover them, run package-editor \(path), then saveas FILE"
       ))
     let document = try PackageFile.read(path)
     #expect(document.recipient.firstName == "Zed")

@@ -131,24 +131,24 @@ struct LineEditorTests {
     var renderer = LineRenderer()
     var buffer = LineBuffer("abcdefgh")
     #expect(
-      renderer.draw(prompt: "> ", buffer: buffer, columns: 80) == "\r\u{1B}[J> abcdefgh\r\u{1B}[10C"
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 80) == "\r> abcdefgh\u{1B}[J\r\u{1B}[10C"
     )
     // 2 + 8 = 10 columns on a 4-column terminal: rows 0, 1, 2 (cursor at column 2 of row 2).
     #expect(
-      renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\r\u{1B}[J> abcdefgh\r\u{1B}[2C")
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\r> abcdefgh\u{1B}[J\r\u{1B}[2C")
     #expect(renderer.cursorRow == 2)
     buffer.moveHome()
     #expect(
       renderer.draw(prompt: "> ", buffer: buffer, columns: 4)
-        == "\u{1B}[2A\r\u{1B}[J> abcdefgh\u{1B}[2A\r\u{1B}[2C")
+        == "\u{1B}[2A\r> abcdefgh\u{1B}[J\u{1B}[2A\r\u{1B}[2C")
     #expect(renderer.cursorRow == 0)
     // Exactly full: the cursor is moved to the next row explicitly.
     var full = LineRenderer()
-    #expect(full.draw(prompt: "> ", buffer: LineBuffer("ab"), columns: 4) == "\r\u{1B}[J> ab\r\n\r")
+    #expect(full.draw(prompt: "> ", buffer: LineBuffer("ab"), columns: 4) == "\r> ab\r\n\u{1B}[J\r")
     // Wide characters take two columns.
     var wide = LineRenderer()
     #expect(
-      wide.draw(prompt: "", buffer: LineBuffer("日本x"), columns: 80) == "\r\u{1B}[J日本x\r\u{1B}[5C")
+      wide.draw(prompt: "", buffer: LineBuffer("日本x"), columns: 80) == "\r日本x\u{1B}[J\r\u{1B}[5C")
     #expect(
       DisplayWidth.of("e\u{301}") == 1 && DisplayWidth.of("🙂") == 2 && DisplayWidth.of("👍🏽") == 2)
   }

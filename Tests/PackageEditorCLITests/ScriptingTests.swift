@@ -162,7 +162,7 @@ struct ScriptingTests {
     #expect(terminal.waitFor("package> "))
     let mark = terminal.mark
     terminal.type("get\u{C}")
-    #expect(terminal.waitFor("\u{1B}[H\u{1B}[2J\r\u{1B}[Jpackage> get", after: mark))
+    #expect(terminal.waitFor("\u{1B}[H\u{1B}[2J\rpackage> get\u{1B}[J", after: mark))
     terminal.type("\u{15}quit!\r")
     #expect(terminal.exitStatus() == 0)
   }
