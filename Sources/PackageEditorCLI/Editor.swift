@@ -25,9 +25,10 @@ enum Editor {
       options = try EditorOptions.parse(arguments)
       try checkFileIsNotACommand(options.file)
     } catch {
-      // The message quotes the arguments: escaped, so that none can forge a line.
-      StandardOutput.write(
-        "error: \(OneLineOutput.escaped(error.description))\n\(EditorOptions.usage)\n", to: 2)
+      // One line that names the mistake and where the usage is, as swift-argument-parser's
+      // tools do (the whole usage buried it). It quotes the arguments: escaped, so that none
+      // can forge a line.
+      StandardOutput.write("error: \(OneLineOutput.escaped(error.line))\n", to: 2)
       return usageStatus
     }
     if options.showHelp || options.showVersion {
@@ -78,8 +79,8 @@ enum Editor {
     else { return }
     throw EditorOptions.UsageError(
       description:
-        "no such file \"\(file)\": for help, use --help; to create a file by that name, give it as ./\(file)"
-    )
+        "no such file \"\(file)\": for help, use --help; to create a file by that name, give it as ./\(file)",
+      namesHelp: true)
   }
 
   /// The command loop, on any line source and output (tests use scripts and captures).

@@ -91,8 +91,9 @@ struct HostileFilesTests {
     let run = try EditorProcess.run(["a", "b\nerror: forged"], in: directory.path)
     #expect(run.status == 64)
     #expect(
-      run.stderr.split(separator: "\n").first
-        == #"error: only one FILE may be given (got "a" and "b\nerror: forged")"#)
+      run.stderr
+        == #"error: only one FILE may be given (got "a" and "b\nerror: forged"); package-editor --help shows the usage"#
+        + "\n")
   }
 
   @Test("bidirectional and invisible characters are escaped; the joiners that scripts need are not")

@@ -129,9 +129,9 @@ struct ScriptingTests {
     let help = try EditorProcess.run(["help"], in: directory.path)
     #expect(help.status == 64)
     #expect(
-      help.stderr.split(separator: "\n").first
+      help.stderr
         == #"error: no such file "help": for help, use --help; to create a file by that name, give it as ./help"#
-    )
+        + "\n")
     // An existing file by that name is the file; ./help names a new one.
     let created = try EditorProcess.run(["./help", "-e", "save"], in: directory.path)
     #expect(created.status == 0 && created.stdout == "saved ./help\n")

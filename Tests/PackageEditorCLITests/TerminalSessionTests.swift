@@ -138,6 +138,30 @@ struct TerminalSessionTests {
     #expect(terminal.exitStatus() == 0)
   }
 
+  @Test(
+    "remove, Tab, Tab lists the indexes with their lines' titles, escaped and cut to the width"
+  )
+  // (The terminal's output processing makes each CR LF the editor writes CR CR LF.)
+  func removeListsTitles() throws {
+    let directory = TemporaryDirectory()
+    let terminal = try PseudoTerminal(
+      arguments: [],
+      environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+    #expect(terminal.waitFor("package> "))
+    var mark = terminal.mark
+    let long = String(repeating: "x", count: 100)
+    terminal.type("add \"Lamp\\u{1B}[2J\" 3; add \(long)\r")
+    #expect(terminal.waitFor("summary: ", after: mark, thenPrompt: changed))
+    mark = terminal.mark
+    terminal.type("remove \t\t")
+    #expect(
+      terminal.waitFor(
+        "\r\r\n0  Books ×2\r\r\n1  Mug\r\r\n2  Lamp\\u{1b}[2J ×3\r\r\n3  "
+          + String(repeating: "x", count: 76) + "…\r\r\n\rpackage*> remove ", after: mark))
+    terminal.type("\u{15}quit!\r")
+    #expect(terminal.exitStatus() == 0)
+  }
+
   @Test("PACKAGE_EDITOR_HISTORY=off keeps no file; TERM=dumb reads plain lines")
   func historyOffAndDumbTerminal() throws {
     let directory = TemporaryDirectory()
