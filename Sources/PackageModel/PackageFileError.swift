@@ -8,7 +8,9 @@ public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertibl
   /// The file was not written because another program changed (or created) it since it was
   /// loaded or last saved; the file is intact.
   case changedOnDisk(path: String, reason: String)
-  /// The file is not JSON (or is truncated).
+  /// The file is not JSON (or is truncated). The reason names the line and column (in
+  /// characters) of the first mistake and what was expected there: `line 1, column 35:
+  /// expected a key in double quotes, found "}"`.
   case notJSON(path: String, reason: String)
   /// The document's `format` is not one this version reads.
   case unsupportedFormat(path: String, format: Int)
