@@ -42,8 +42,10 @@ extension FileSystem {
       guard isRegular(info.st_mode) else {
         throw Failure("it is \(kind(info.st_mode)), not a regular file")
       }
-      guard info.st_mode & 0o222 != 0 else { throw Failure("the file is read-only") }
-      guard access(target, W_OK) == 0 else { throw Failure(reason(errno)) }
+      guard info.st_mode & 0o222 != 0 else { throw Failure.readOnly(info) }
+      guard access(target, W_OK) == 0 else {
+        throw errno == EACCES ? Failure.mayNotWrite(info) : Failure(reason(errno))
+      }
       try checkSameFile(path, as: info)
       locked = try openLocked(target, wait: lockWait)
       if let locked, fstat(locked, &info) != 0 { throw Failure(reason(errno)) }
@@ -57,7 +59,7 @@ extension FileSystem {
         nextTo: target, mode: locked != nil ? 0o600 : 0o666)
     } catch {
       // A writable file in a directory that is not: it can only be rewritten in place.
-      guard let locked, error == Failure(reason(EACCES)) else { throw error }
+      guard let locked, error == Failure.mayNotCreate else { throw error }
       return try writeInPlace(bytes, to: locked)
     }
     do throws(Failure) {
@@ -127,7 +129,11 @@ extension FileSystem {
       let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
       if descriptor >= 0 { return (descriptor, name) }
       guard errno == EEXIST else {
-        throw Failure(errno == ENOENT ? "the directory does not exist" : reason(errno))
+        switch errno {
+        case ENOENT: throw Failure("the directory does not exist")
+        case EACCES: throw Failure.mayNotCreate
+        default: throw Failure(reason(errno))
+        }
       }
     }
     throw Failure("cannot create a temporary file next to it")

@@ -16,6 +16,8 @@ enum FileSystem {
     let reason: String
     /// Whether the file changed on disk since it was read or written (see ``Expectation``).
     var isConflict = false
+    /// The owner of a read-only file that a save refused (see ``readOnly(_:)``).
+    var readOnlyOwner: uid_t?
     init(_ reason: String, isConflict: Bool = false) {
       self.reason = reason
       self.isConflict = isConflict

@@ -17,7 +17,9 @@ public enum PackageFile {
   ///
   /// - A symbolic link is followed: its target is written, and the link stays a link.
   /// - An existing file keeps its permissions; a read-only file, a directory, a FIFO, a device
-  ///   or a socket is refused, and so is a name ending in `/`.
+  ///   or a socket is refused, and so is a name ending in `/`. The error says what would make
+  ///   a read-only file writable (`chmod u+w NAME`, or its owner), and whom a file or
+  ///   directory the user may not write belongs to.
   /// - The document goes to a temporary file in the same directory, which then replaces the
   ///   file by a rename: a failed save (no space, no permission, the file size limit) leaves the
   ///   previous file intact and no temporary file behind. A file with other hard links is
@@ -55,7 +57,10 @@ public enum PackageFile {
     } catch  where error.isConflict {
       throw .changedOnDisk(path: name ?? path, reason: error.reason)
     } catch {
-      throw .unwritable(path: name ?? path, reason: error.reason)
+      let remedy = error.readOnlyOwner.map {
+        FileSystem.readOnlyRemedy(owner: $0, name: name ?? path)
+      }
+      throw .unwritable(path: name ?? path, reason: error.reason + (remedy ?? ""))
     }
     var written = PackageFileSnapshot(bytes: bytes)
     written.adoptContents(of: package, keeping: source)

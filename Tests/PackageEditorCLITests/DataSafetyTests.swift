@@ -73,7 +73,9 @@ struct DataSafetyTests {
       ["a.json"] + Self.bigSave, in: directory.path, fileSizeLimit: 1)
     #expect(run.status == 1)
     #expect(
-      run.stderr == "-e:2: error: save: cannot write a.json: the file would pass the size limit\n")
+      run.stderr
+        == "-e:2: error: save: cannot write a.json: the file would pass the size limit; saveas FILE saves the package elsewhere\n"
+    )
     #expect(Self.contents(directory.file("a.json")) == original)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.json"])
   }
@@ -90,7 +92,9 @@ struct DataSafetyTests {
       ["a.json"] + Self.bigSave, in: directory.path, fileSizeLimit: 1)
     #expect(run.status == 1)
     #expect(
-      run.stderr == "-e:2: error: save: cannot write a.json: the file would pass the size limit\n")
+      run.stderr
+        == "-e:2: error: save: cannot write a.json: the file would pass the size limit; saveas FILE saves the package elsewhere\n"
+    )
     #expect(Self.contents(directory.file("a.json")) == original)
     #expect(Self.contents(directory.file("link.json")) == original)
     // Without the limit, the in-place save goes through, and the link still shares the file.
