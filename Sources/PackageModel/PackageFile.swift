@@ -26,8 +26,9 @@ public enum PackageFile {
   ///   rewritten in place, so that the links keep sharing it; it is grown to its new size first
   ///   and its old bytes are put back if a write fails, so it is never left corrupt.
   /// - A symbolic link that another user owns in a sticky shared directory is not followed.
-  /// - Two editors saving the same file take turns (an advisory lock on it, held from reading
-  ///   it to the rename), and a load waits for a save in progress.
+  /// - Two editors saving the same file take turns (a lock file beside it, which only those who
+  ///   may write the file can take, held from reading it to the rename), and a load waits for a
+  ///   save in progress. A program that may only read the file cannot hold up either.
   ///
   /// The process must ignore `SIGXFSZ`, so that the file size limit is an error, not the end of
   /// the process.
