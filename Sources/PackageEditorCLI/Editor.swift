@@ -5,9 +5,10 @@ import PackageModel
 ///
 /// Exit statuses: 0 on success; 1 if a command failed in batch mode (the first failure ends the
 /// run unless `--keep-going`), input or a script could not be read, the file given could not
-/// be loaded, or standard output could not be written; 64 for bad usage; 129 after a hang-up
-/// and 143 after `SIGTERM` (unsaved changes are then saved to a recovery file, named on
-/// standard error).
+/// be loaded, or standard output could not be written (the session ends there); 64 for bad
+/// usage; 129 after a hang-up and 143 after `SIGTERM`. A session that ends before its input
+/// does (a hang-up, `SIGTERM`, a read error at the prompt, standard output lost) saves unsaved
+/// changes to a recovery file, named on standard error.
 enum Editor {
   static let usageStatus: Int32 = 64
 
@@ -24,9 +25,10 @@ enum Editor {
       options = try EditorOptions.parse(arguments)
       try checkFileIsNotACommand(options.file)
     } catch {
-      // The message quotes the arguments: escaped, so that none can forge a line.
-      StandardOutput.write(
-        "error: \(OneLineOutput.escaped(error.description))\n\(EditorOptions.usage)\n", to: 2)
+      // One line that names the mistake and where the usage is, as swift-argument-parser's
+      // tools do (the whole usage buried it). It quotes the arguments: escaped, so that none
+      // can forge a line.
+      StandardOutput.write("error: \(OneLineOutput.escaped(error.line))\n", to: 2)
       return usageStatus
     }
     if options.showHelp || options.showVersion {
@@ -62,16 +64,10 @@ enum Editor {
         name: interactive ? nil : "<stdin>", isClosed: closedDescriptors.contains(0))
       prompt = { output.prompt($0) }
     }
-    var status = run(
+    return run(
       options: options, interactive: interactive, source: source, output: output,
       recoveryDirectory: History.stateDirectory(in: environment), environment: environment,
       prompt: prompt)
-    output.flush()
-    if let failure = output.failure {
-      StandardOutput.write("error: cannot write standard output: \(failure)\n", to: 2)
-      if status == 0 { status = 1 }
-    }
-    return status
   }
 
   /// Refuses a FILE that does not exist and is named like a command (`package-editor help`):
@@ -83,15 +79,16 @@ enum Editor {
     else { return }
     throw EditorOptions.UsageError(
       description:
-        "no such file \"\(file)\": for help, use --help; to create a file by that name, give it as ./\(file)"
-    )
+        "no such file \"\(file)\": for help, use --help; to create a file by that name, give it as ./\(file)",
+      namesHelp: true)
   }
 
   /// The command loop, on any line source and output (tests use scripts and captures).
   ///
   /// Relative file names (FILE, `save`, `load`) are resolved against `directory`, or the
-  /// current directory if it is `nil`. After a hang-up, unsaved changes are saved in
-  /// `recoveryDirectory`.
+  /// current directory if it is `nil`. After a hang-up, or when `output` fails (its
+  /// ``EditorOutput/failure``), unsaved changes are saved in `recoveryDirectory`; a failure of
+  /// `output` is reported on standard error and makes the status 1.
   static func run(
     options: EditorOptions, interactive: Bool, source: LineSource, output: EditorOutput,
     directory: String? = nil, recoveryDirectory: String? = nil,
@@ -100,7 +97,7 @@ enum Editor {
   ) -> Int32 {
     let output = OneLineOutput.wrapping(output)
     guard let session = makeSession(options.file, output: output, directory: directory) else {
-      return 1
+      return finish(1, output: output)
     }
     session.confirmsDiscarding = interactive
     (source as? TerminalLineSource)?.attach(session)
@@ -128,11 +125,23 @@ enum Editor {
     }
     while true {
       if HangUp.happened {
-        return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
+        let status = hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
+        return finish(status, output: output)
       }
       if interactive, !input.isReadingScript {
         (source as? TerminalLineSource)?.prompt = session.prompt
         prompt?(session.prompt)
+      }
+      if let failure = output.failure {
+        // Nobody reads the results any more (`| head -1` is done, the disk is full): the
+        // session ends here, keeping what it has not saved.
+        output.error("cannot write standard output: \(failure)")
+        if session.hasUnsavedChanges {
+          recover(
+            session, in: recoveryDirectory, because: "standard output failed",
+            environment: environment)
+        }
+        return 1
       }
       guard let line = input.next() else {
         // End of input (Ctrl-D) is a quit; a terminal can be read again after it.
@@ -160,11 +169,12 @@ enum Editor {
             session, in: recoveryDirectory, because: "input ended in an error",
             environment: environment)
         }
-        return 1
+        return finish(1, output: output)
       case .hangUp:
         // It came while the prompt waited for a line: what the editor says starts a line.
         if interactive { output.line("") }
-        return hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
+        let status = hangUp(session, recoveryDirectory: recoveryDirectory, environment: environment)
+        return finish(status, output: output)
       }
       if result.quit, mayLeave(force: result.force) { break }
       if !result.succeeded, interactive, inScript { input.abandonScripts() }
@@ -173,7 +183,16 @@ enum Editor {
         if !options.keepGoing { break }
       }
     }
-    return failed ? 1 : 0
+    return finish(failed ? 1 : 0, output: output)
+  }
+
+  /// Flushes `output` at the end of a run with `status`, and reports a failure to write it:
+  /// the status is then at least 1.
+  private static func finish(_ status: Int32, output: EditorOutput) -> Int32 {
+    output.flush()
+    guard let failure = output.failure else { return status }
+    output.error("cannot write standard output: \(failure)")
+    return status == 0 ? 1 : status
   }
 
   /// Ends the run after a hang-up or `SIGTERM`, saving unsaved changes first; the status is

@@ -57,9 +57,18 @@ struct EditorOptions: Equatable {
       --version        print the version
     """
 
-  /// A command line that cannot be understood; the editor exits with status 64.
+  /// A command line that cannot be understood; the editor prints ``line`` and exits with
+  /// status 64.
   struct UsageError: Error, Equatable, CustomStringConvertible {
+    /// The mistake: `unknown option "--frob"`.
     let description: String
+    /// Whether ``description`` already says where help is.
+    var namesHelp = false
+
+    /// What the editor prints after `error: `: the mistake, and where the usage is.
+    var line: String {
+      namesHelp ? description : description + "; package-editor --help shows the usage"
+    }
   }
 
   static func parse(_ arguments: [String]) throws(UsageError) -> EditorOptions {

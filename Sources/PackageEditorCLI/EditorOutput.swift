@@ -13,4 +13,16 @@ protocol EditorOutput: AnyObject {
   func error(_ message: String, at location: String)
   /// A warning, printed as `warning: <message>`.
   func warning(_ message: String)
+  /// Writes what is buffered.
+  func flush()
+  /// Why the results could not be written (its reader went away, the disk is full), if they
+  /// could not: the session then ends.
+  var failure: String? { get }
+}
+
+extension EditorOutput {
+  /// Nothing is buffered.
+  func flush() {}
+  /// Nothing fails.
+  var failure: String? { nil }
 }

@@ -6,26 +6,38 @@ extension EditorSession {
   /// Tab completion for the text before the cursor: the word being typed and the candidates
   /// that may replace it (each starting with it), sorted.
   ///
-  /// The first word completes to command names and aliases; an argument by the kind its
-  /// command declares (``ArgumentKind``): key paths one segment at a time from the model's
-  /// declared keys (`recip` → `recipient.`), contents and collection operators included; watched key paths; content indexes; file names; help topics; fixed words such as
-  /// `watch`'s options. Nothing is completed inside quotes.
-  func completions(for beforeCursor: String) -> (word: String, candidates: [String]) {
-    guard beforeCursor.filter({ $0 == "\"" }).count % 2 == 0 else { return ("", []) }
+  /// The first word completes to the command names and aliases `help` shows; an argument by
+  /// the kind its command declares (``ArgumentKind``): key paths one segment at a time from the
+  /// model's declared keys (`recip` → `recipient.`), contents and collection operators
+  /// included; watched key paths; content indexes, noted with their lines' titles for a
+  /// listing (`0  Books ×2`); file names (not those holding a control character, which a line
+  /// cannot show); help topics; fixed words such as `watch`'s options. Nothing is completed
+  /// inside quotes.
+  func completions(for beforeCursor: String) -> LineEditor.Completions {
+    guard beforeCursor.filter({ $0 == "\"" }).count % 2 == 0 else {
+      return LineEditor.Completions(word: "", candidates: [])
+    }
     let words = beforeCursor.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     let endsWithSpace = beforeCursor.last == " " || beforeCursor.isEmpty
     let word = endsWithSpace ? "" : (words.last ?? "")
     let position = endsWithSpace ? words.count : words.count - 1
-    let candidates: [String]
-    if position == 0 {
-      candidates = CommandTable.allNames
-    } else if let kind = CommandTable.command(named: words[0])?.configuration.kind(at: position - 1)
-    {
-      candidates = self.candidates(kind, completing: word)
-    } else {
-      candidates = []
+    let kind =
+      position == 0
+      ? nil : CommandTable.command(named: words[0])?.configuration.kind(at: position - 1)
+    let candidates =
+      position == 0 ? CommandTable.shownNames : kind.map { self.candidates($0, completing: word) }
+    let matching = Array(Set((candidates ?? []).filter { $0.hasPrefix(word) })).sorted()
+    var completions = LineEditor.Completions(word: word, candidates: matching)
+    if kind == .contentIndex {
+      // A listing shows each index with its line, as the summary names it.
+      for candidate in matching {
+        guard let index = Int(candidate), package.contents.indices.contains(index) else { continue }
+        let content = package.contents[index]
+        completions.notes[candidate] =
+          content.quantity == 1 ? content.title : "\(content.title) ×\(content.quantity)"
+      }
     }
-    return (word, Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted())
+    return completions
   }
 
   /// The candidates for an argument of `kind` (those not starting with `word` are dropped by
@@ -83,8 +95,10 @@ extension EditorSession {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
       return []
     }
-    return names.filter { $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix(".")) }.map
-    { name in
+    return names.filter {
+      $0.hasPrefix(start) && (start.hasPrefix(".") || !$0.hasPrefix("."))
+        && !OneLineOutput.hasControl($0)
+    }.map { name in
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(
         atPath: directory + "/" + name, isDirectory: &isDirectory)

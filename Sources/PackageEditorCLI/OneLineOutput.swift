@@ -25,6 +25,8 @@ final class OneLineOutput: EditorOutput {
     base.error(OneLineOutput.escaped(message), at: OneLineOutput.escaped(location))
   }
   func warning(_ message: String) { base.warning(OneLineOutput.escaped(message)) }
+  func flush() { base.flush() }
+  var failure: String? { base.failure }
 
   /// Whether `scalar` must not reach the output raw: the C0 and C1 control characters, DEL, the
   /// Unicode line and paragraph separators, the bidirectional formatting characters (which can

@@ -7,8 +7,10 @@
 /// The process's standard output (buffered, flushed before reading input and at exit) and
 /// standard error, with colours when asked for.
 ///
-/// A failed write to standard output (a full disk, an I/O error) is kept in ``failure``: the
-/// editor reports it and exits non-zero. Standard error is best effort.
+/// A failed write to standard output (a full disk, an I/O error, a reader that went away) is
+/// kept in ``failure``: the session ends, and the editor reports it and exits non-zero. The
+/// process ignores `SIGPIPE`, so that a reader that went away is the error `EPIPE`. Standard
+/// error is best effort.
 final class StandardOutput: EditorOutput {
   private let colors: Bool
   private var buffer: [UInt8] = []
@@ -60,7 +62,12 @@ final class StandardOutput: EditorOutput {
     guard !buffer.isEmpty else { return }
     let code: Int32? = closed ? EBADF : buffer.withUnsafeBytes { StandardOutput.write($0, to: 1) }
     if let code, failure == nil {
-      failure = code == ENOSPC ? "no space left on the device" : String(cString: strerror(code))
+      failure =
+        switch code {
+        case ENOSPC: "no space left on the device"
+        case EPIPE: "its reader went away (broken pipe)"
+        default: String(cString: strerror(code))
+        }
     }
     buffer.removeAll(keepingCapacity: true)
   }

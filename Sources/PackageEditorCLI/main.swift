@@ -7,6 +7,10 @@ let closedDescriptors = StandardDescriptors.reopenClosed()
 // Passing the file size limit (ulimit -f) is then the error EFBIG, reported by the save that
 // met it, rather than the end of the process half-way through a save.
 signal(SIGXFSZ, SIG_IGN)
+// A reader of standard output that went away (`package-editor | head -1`) is then the error
+// EPIPE, which ends the session as the other endings do (unsaved changes saved, a message on
+// standard error, status 1), rather than a silent end that loses them.
+signal(SIGPIPE, SIG_IGN)
 HangUp.install()
 
 let status = Editor.main(

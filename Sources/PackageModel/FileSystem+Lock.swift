@@ -19,34 +19,11 @@ extension FileSystem {
   /// How long a save or a load waits for another program's lock before giving up.
   static let lockWait = 5.0
 
-  /// Takes an advisory lock (`flock`) on the open file `descriptor`: shared for reading,
-  /// exclusive for writing. Editors that lock the same file take turns, so that one never
-  /// reads or writes a file half-way through another's in-place write. Waits up to `wait`
-  /// seconds for a lock another process holds. A file system that has no locks is used
-  /// without one. The lock goes with the descriptor's close.
-  /// - Throws: ``Failure`` if the lock is still held by another after `wait` seconds.
-  static func lock(_ descriptor: Int32, exclusive: Bool, wait: Double = lockWait)
-    throws(Failure)
-  {
-    let operation = (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
-    var waited = 0.0
-    while flock(descriptor, operation) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR else { return }  // No locks here.
-      guard waited < wait else {
-        throw Failure(
-          "another program holds a lock on it (waited \(Int(wait.rounded())) seconds)")
-      }
-      var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-      nanosleep(&pause, nil)
-      waited += 0.01
-    }
-  }
-
-  /// Opens the regular file `target` (not following a link) for a save and locks it
-  /// exclusively, checking that it still is the file at `target` once the lock is held (a
-  /// save that renamed a new file over it meanwhile makes it stale: then it is opened again).
-  /// Returns the descriptor, open for reading and writing (for writing only if the file cannot
-  /// be read), or `nil` if nothing is at `target`.
+  /// Opens the regular file `target` (not following a link) for a save and takes its write
+  /// lock (see ``FileLock/lockWrite(_:wait:)``), checking that it still is the file at `target`
+  /// once the lock is held (a save that renamed a new file over it meanwhile makes it stale:
+  /// then it is opened again). Returns the descriptor, open for reading and writing (for
+  /// writing only if the file cannot be read), or `nil` if nothing is at `target`.
   static func openLocked(_ target: String, wait: Double) throws(Failure) -> Int32? {
     for _ in 0..<100 {
       var descriptor = open(target, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -59,7 +36,7 @@ extension FileSystem {
         throw Failure(reason(errno))
       }
       do {
-        try lock(descriptor, exclusive: true, wait: wait)
+        try FileLock.lockWrite(descriptor, wait: wait)
       } catch {
         close(descriptor)
         throw error

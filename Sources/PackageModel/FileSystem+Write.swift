@@ -23,11 +23,12 @@ extension FileSystem {
   /// The process must ignore `SIGXFSZ` (the editor does), so that passing the size limit is
   /// the error `EFBIG` rather than the end of the process.
   ///
-  /// Two editors saving one file take turns: the save holds an exclusive advisory lock on the
-  /// file (see ``lock(_:exclusive:wait:)``) across reading it, growing, writing and truncating
-  /// it, and the rename; a load holds a shared one while it reads. Under that lock the file
-  /// must be what `expectation` says, or nothing is written and the failure is a conflict:
-  /// another program changed (or created) it since the editor last read or wrote it.
+  /// Two editors saving one file take turns: the save holds the file's lock (see ``FileLock``:
+  /// a lock file beside it, which only those who may write the file can take, and the file's
+  /// own write lock) across reading it, growing, writing and truncating it, and the rename; a
+  /// load waits while a save holds it. Under that lock the file must be what `expectation`
+  /// says, or nothing is written and the failure is a conflict: another program changed (or
+  /// created) it since the editor last read or wrote it.
   static func writeAtomically(
     _ bytes: [UInt8], to path: String, expecting expectation: Expectation = .anything,
     lockWait: Double = lockWait
@@ -36,15 +37,23 @@ extension FileSystem {
     guard !path.hasSuffix("/") else { throw Failure("a file name cannot end with /") }
     let target = try resolvingLinks(path)
     var info = stat()
-    var locked: Int32?
-    defer { if let locked { close(locked) } }
-    if lstat(target, &info) == 0 {
+    let present = lstat(target, &info) == 0
+    if present {
       guard isRegular(info.st_mode) else {
         throw Failure("it is \(kind(info.st_mode)), not a regular file")
       }
-      guard info.st_mode & 0o222 != 0 else { throw Failure("the file is read-only") }
-      guard access(target, W_OK) == 0 else { throw Failure(reason(errno)) }
+      guard info.st_mode & 0o222 != 0 else { throw Failure.readOnly(info) }
+      guard access(target, W_OK) == 0 else {
+        throw errno == EACCES ? Failure.mayNotWrite(info) : Failure(reason(errno))
+      }
       try checkSameFile(path, as: info)
+    }
+    // The lock first, then the file's own: every editor takes them in this order.
+    let lock = try FileLock.acquire(target, wait: lockWait)
+    defer { lock.release() }
+    var locked: Int32?
+    defer { if let locked { close(locked) } }
+    if present {
       locked = try openLocked(target, wait: lockWait)
       if let locked, fstat(locked, &info) != 0 { throw Failure(reason(errno)) }
     }
@@ -57,7 +66,7 @@ extension FileSystem {
         nextTo: target, mode: locked != nil ? 0o600 : 0o666)
     } catch {
       // A writable file in a directory that is not: it can only be rewritten in place.
-      guard let locked, error == Failure(reason(EACCES)) else { throw error }
+      guard let locked, error == Failure.mayNotCreate else { throw error }
       return try writeInPlace(bytes, to: locked)
     }
     do throws(Failure) {
@@ -127,7 +136,11 @@ extension FileSystem {
       let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
       if descriptor >= 0 { return (descriptor, name) }
       guard errno == EEXIST else {
-        throw Failure(errno == ENOENT ? "the directory does not exist" : reason(errno))
+        switch errno {
+        case ENOENT: throw Failure("the directory does not exist")
+        case EACCES: throw Failure.mayNotCreate
+        default: throw Failure(reason(errno))
+        }
       }
     }
     throw Failure("cannot create a temporary file next to it")

@@ -16,6 +16,8 @@ enum FileSystem {
     let reason: String
     /// Whether the file changed on disk since it was read or written (see ``Expectation``).
     var isConflict = false
+    /// The owner of a read-only file that a save refused (see ``readOnly(_:)``).
+    var readOnlyOwner: uid_t?
     init(_ reason: String, isConflict: Bool = false) {
       self.reason = reason
       self.isConflict = isConflict
@@ -30,8 +32,11 @@ enum FileSystem {
   /// The bytes of the regular file at `path` (through symbolic links). Special files (a FIFO,
   /// a device, a directory) are refused without reading them, so that nothing blocks; a file
   /// larger than ``maximumReadSize`` is refused by its size before anything is read, and the
-  /// read stops there if the file grows meanwhile.
-  static func read(_ path: String) throws(Failure) -> [UInt8] {
+  /// read stops there if the file grows meanwhile. A save in progress is waited for, up to
+  /// `lockWait` seconds (see ``FileLock``): through its lock file, or, for a user who may not
+  /// write the file (who cannot take that), through the file's own write lock, which a save
+  /// that rewrites the file in place holds (one that renames a new file over it needs no wait).
+  static func read(_ path: String, lockWait: Double = lockWait) throws(Failure) -> [UInt8] {
     try checkLinks(path)
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else { throw Failure(reason(errno)) }
@@ -44,8 +49,11 @@ enum FileSystem {
     let tooLarge = Failure(
       "it is too large (a package file has at most \(maximumReadSize >> 20) MiB)")
     guard info.st_size <= maximumReadSize else { throw tooLarge }
-    // An editor rewriting the file in place holds an exclusive lock: wait for it to finish.
-    try lock(descriptor, exclusive: false)
+    // An editor saving the file holds its lock: wait for it to finish.
+    let lock = try FileLock.acquire(
+      (try? followLinks(from: path, strict: true)) ?? path, wait: lockWait)
+    defer { lock.release() }
+    try FileLock.waitForWriters(descriptor, wait: lockWait)
     guard fstat(descriptor, &info) == 0 else { throw Failure(reason(errno)) }
     // One buffer of the size the file claims, plus one byte to notice that it grew.
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)

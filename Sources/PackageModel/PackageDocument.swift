@@ -94,7 +94,9 @@ public struct PackageDocument: Codable, Equatable, Sendable {
 
   /// Decodes and validates a whole document; `path` names the file in errors.
   /// - Throws: ``PackageFileError`` naming the problem (not JSON, unsupported format, missing
-  ///   field, wrong type, invalid value).
+  ///   field, wrong type, invalid value). A document that is not JSON is refused with the line
+  ///   and column (in characters) of its first mistake and what was expected there:
+  ///   `line 1, column 35: expected a key in double quotes, found "}"`.
   ///   A key given twice in one object is refused (JSON decoders keep one silently).
   ///   The checks read the document as UTF-8 whatever its encoding (a byte-order mark, UTF-16,
   ///   UTF-32), and the decoder reads the same UTF-8.
@@ -124,6 +126,11 @@ public struct PackageDocument: Codable, Equatable, Sendable {
         path: path,
         reason: "it holds more than \(JSONKeyCheck.maximumValues) values, more than any package")
     case nil: break
+    }
+    // Foundation's decoder says only that the data is not JSON, and decodes what it can before
+    // it notices some mistakes: the first one is named by its place, and what was expected.
+    if let mistake = JSONSyntaxCheck.firstMistake(in: text) {
+      throw .notJSON(path: path, reason: mistake.description)
     }
     let data = Data(text)
     let decoder = JSONDecoder()

@@ -17,15 +17,18 @@ public enum PackageFile {
   ///
   /// - A symbolic link is followed: its target is written, and the link stays a link.
   /// - An existing file keeps its permissions; a read-only file, a directory, a FIFO, a device
-  ///   or a socket is refused, and so is a name ending in `/`.
+  ///   or a socket is refused, and so is a name ending in `/`. The error says what would make
+  ///   a read-only file writable (`chmod u+w NAME`, or its owner), and whom a file or
+  ///   directory the user may not write belongs to.
   /// - The document goes to a temporary file in the same directory, which then replaces the
   ///   file by a rename: a failed save (no space, no permission, the file size limit) leaves the
   ///   previous file intact and no temporary file behind. A file with other hard links is
   ///   rewritten in place, so that the links keep sharing it; it is grown to its new size first
   ///   and its old bytes are put back if a write fails, so it is never left corrupt.
   /// - A symbolic link that another user owns in a sticky shared directory is not followed.
-  /// - Two editors saving the same file take turns (an advisory lock on it, held from reading
-  ///   it to the rename), and a load waits for a save in progress.
+  /// - Two editors saving the same file take turns (a lock file beside it, which only those who
+  ///   may write the file can take, held from reading it to the rename), and a load waits for a
+  ///   save in progress. A program that may only read the file cannot hold up either.
   ///
   /// The process must ignore `SIGXFSZ`, so that the file size limit is an error, not the end of
   /// the process.
@@ -55,7 +58,10 @@ public enum PackageFile {
     } catch  where error.isConflict {
       throw .changedOnDisk(path: name ?? path, reason: error.reason)
     } catch {
-      throw .unwritable(path: name ?? path, reason: error.reason)
+      let remedy = error.readOnlyOwner.map {
+        FileSystem.readOnlyRemedy(owner: $0, name: name ?? path)
+      }
+      throw .unwritable(path: name ?? path, reason: error.reason + (remedy ?? ""))
     }
     var written = PackageFileSnapshot(bytes: bytes)
     written.adoptContents(of: package, keeping: source)

@@ -3,12 +3,17 @@
 public enum PackageFileError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file could not be read (missing, a directory, no permission…).
   case unreadable(path: String, reason: String)
-  /// The file could not be written; the previous file, if any, is intact.
+  /// The file could not be written; the previous file, if any, is intact. The reason says
+  /// what would let it be written where it can: `the file is read-only (chmod u+w p.json
+  /// makes it writable)`, `permission denied: user bob may not write it (it belongs to ann,
+  /// rw-r--r--)`, which program holds its lock.
   case unwritable(path: String, reason: String)
   /// The file was not written because another program changed (or created) it since it was
   /// loaded or last saved; the file is intact.
   case changedOnDisk(path: String, reason: String)
-  /// The file is not JSON (or is truncated).
+  /// The file is not JSON (or is truncated). The reason names the line and column (in
+  /// characters) of the first mistake and what was expected there: `line 1, column 35:
+  /// expected a key in double quotes, found "}"`.
   case notJSON(path: String, reason: String)
   /// The document's `format` is not one this version reads.
   case unsupportedFormat(path: String, format: Int)

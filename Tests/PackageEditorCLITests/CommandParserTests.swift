@@ -89,12 +89,17 @@ struct CommandDeclarationTests {
         try HelpText.text(for: configuration.name) == [
           "usage: " + configuration.usage, configuration.summary,
         ] + configuration.details)
+      let session = EditorSession(package: .sample(), file: nil, output: CapturedOutput())
+      // The words of the usage that name the command: what Tab offers.
+      let shown = configuration.usage.split { " |[]<>".contains($0) }.map(String.init)
+        .filter(configuration.names.contains)
+      #expect(shown.first == configuration.name)
       for name in configuration.names {
         #expect(
           CommandTable.command(named: name).map(ObjectIdentifier.init) == ObjectIdentifier(command))
-        let session = EditorSession(package: .sample(), file: nil, output: CapturedOutput())
         #expect(
-          session.completions(for: String(name.prefix(name.count - 1))).candidates.contains(name))
+          session.completions(for: String(name.prefix(name.count - 1))).candidates.contains(name)
+            == shown.contains(name))
       }
     }
     #expect(
@@ -113,5 +118,23 @@ struct CommandDeclarationTests {
     #expect(watch.kind(at: 5) == nil)
     #expect(SummaryCommand.configuration.kind(at: 0) == nil)
     #expect(InsertCommand.configuration.kind(at: 3) == .text)
+  }
+}
+
+extension CommandDeclarationTests {
+  @Test("Tab offers the command names help shows: quit | exit | quit!, and no hidden alias")
+  func completionMatchesHelp() throws {
+    let session = EditorSession(package: .sample(), file: nil, output: CapturedOutput())
+    #expect(try HelpText.text(for: "quit").first == "usage: quit | exit | quit!")
+    #expect(session.completions(for: "ex").candidates == ["exit"])
+    #expect(session.completions(for: "exit").candidates == ["exit"])
+    #expect(session.completions(for: "qu").candidates == ["quit", "quit!"])
+    #expect(
+      session.completions(for: "s").candidates == [
+        "save", "save!", "saveas", "set", "show", "source", "summary",
+      ])
+    // Hidden aliases still run their command.
+    #expect(AnyHashable(try CommandTable.parse(["exit!"])) == AnyHashable(QuitCommand(force: true)))
+    #expect(AnyHashable(try CommandTable.parse(["?"])) == AnyHashable(HelpCommand(topic: nil)))
   }
 }

@@ -63,7 +63,7 @@ struct CurrentFileTests {
       arguments: ["ship.json"],
       environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"],
       directory: directory.path)
-    let prompt = "\r\u{1B}[Jpackage ship.json> "
+    let prompt = "\rpackage ship.json> \u{1B}[J"
     #expect(terminal.waitFor("package-editor: editing ship.json; type help"))
     #expect(terminal.waitFor(prompt))
     var mark = terminal.mark

@@ -73,7 +73,9 @@ struct DataSafetyTests {
       ["a.json"] + Self.bigSave, in: directory.path, fileSizeLimit: 1)
     #expect(run.status == 1)
     #expect(
-      run.stderr == "-e:2: error: save: cannot write a.json: the file would pass the size limit\n")
+      run.stderr
+        == "-e:2: error: save: cannot write a.json: the file would pass the size limit; saveas FILE saves the package elsewhere\n"
+    )
     #expect(Self.contents(directory.file("a.json")) == original)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.json"])
   }
@@ -90,7 +92,9 @@ struct DataSafetyTests {
       ["a.json"] + Self.bigSave, in: directory.path, fileSizeLimit: 1)
     #expect(run.status == 1)
     #expect(
-      run.stderr == "-e:2: error: save: cannot write a.json: the file would pass the size limit\n")
+      run.stderr
+        == "-e:2: error: save: cannot write a.json: the file would pass the size limit; saveas FILE saves the package elsewhere\n"
+    )
     #expect(Self.contents(directory.file("a.json")) == original)
     #expect(Self.contents(directory.file("link.json")) == original)
     // Without the limit, the in-place save goes through, and the link still shares the file.
@@ -111,6 +115,72 @@ struct DataSafetyTests {
     #expect(run.stderr == "error: cannot write standard output: no space left on the device\n")
     let version = try EditorProcess.run(["--version"], in: directory.path, stdoutPath: "/dev/full")
     #expect(version.status == 1)
+  }
+
+  /// The one recovery file in the state directory `state`, and what the editor says of it on
+  /// standard error after the reader of its output went away.
+  static func recovered(in state: String, file: String) throws -> (path: String, stderr: String) {
+    let folder = state + "/package-editor"
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasPrefix("recovered-") }
+    try #require(names.count == 1)
+    let path = folder + "/" + names[0]
+    return (
+      path,
+      "error: cannot write standard output: its reader went away (broken pipe)\n"
+        + "warning: standard output failed: the unsaved changes are saved in \(path); to recover them, run package-editor \(path), then saveas \(file)\n"
+    )
+  }
+
+  @Test(
+    "the reader of an interactive session's output goes away (SIGPIPE): the changes go to a recovery file, stderr says so, status 1"
+  )
+  func readerGoneInteractive() throws {
+    let directory = TemporaryDirectory()
+    try Self.document("Ann").write(
+      toFile: directory.file("pkg.json"), atomically: true, encoding: .utf8)
+    let editor = try PipedEditor(
+      arguments: ["pkg.json", "--interactive"],
+      environment: [
+        "HOME": directory.path, "XDG_STATE_HOME": directory.file("state"),
+        "PACKAGE_EDITOR_HISTORY": "off",
+      ], directory: directory.path)
+    #expect(editor.waitFor("package pkg.json> "))
+    editor.type("set recipient.firstName Unsaved\n")
+    #expect(editor.waitFor("package pkg.json*> "))
+    editor.closeOutput()
+    editor.type("get recipient.firstName\n")
+    let (status, stderr) = editor.finish()
+    #expect(status == 1)
+    let recovery = try Self.recovered(in: directory.file("state"), file: "pkg.json")
+    #expect(stderr == recovery.stderr)
+    #expect(try PackageFile.read(recovery.path).recipient.firstName == "Unsaved")
+    #expect(Self.contents(directory.file("pkg.json")) == Self.document("Ann"))
+  }
+
+  @Test(
+    "a batch run whose output reader went away (package-editor | head -1) stops there, keeps its changes, status 1"
+  )
+  func readerGoneBatch() throws {
+    let directory = TemporaryDirectory()
+    try Self.document("Ann").write(
+      toFile: directory.file("pkg.json"), atomically: true, encoding: .utf8)
+    let editor = try PipedEditor(
+      arguments: ["pkg.json", "--batch"],
+      environment: ["HOME": directory.path, "XDG_STATE_HOME": directory.file("state")],
+      directory: directory.path)
+    editor.closeOutput()
+    // More output than the editor buffers (64 KiB), so that it writes before the end; the
+    // save at the end is never reached.
+    let script =
+      "set recipient.firstName Unsaved\n" + String(repeating: "show\n", count: 3_000) + "save\n"
+    editor.type(script)
+    let (status, stderr) = editor.finish()
+    #expect(status == 1)
+    let recovery = try Self.recovered(in: directory.file("state"), file: "pkg.json")
+    #expect(stderr == recovery.stderr)
+    #expect(try PackageFile.read(recovery.path).recipient.firstName == "Unsaved")
+    #expect(Self.contents(directory.file("pkg.json")) == Self.document("Ann"))
   }
 
   @Test(
@@ -137,7 +207,7 @@ struct DataSafetyTests {
     // On a line of its own (not after the prompt), saying how to recover.
     #expect(
       terminal.screen.contains(
-        "package*> \r\u{1B}[10C\r\n\u{1B}[33mwarning: hang-up: the unsaved changes are saved in \(path); to recover them, run package-editor \(path), then saveas FILE"
+        "package*> \u{1B}[J\r\u{1B}[10C\r\n\u{1B}[33mwarning: hang-up: the unsaved changes are saved in \(path); to recover them, run package-editor \(path), then saveas FILE"
       ))
     let document = try PackageFile.read(path)
     #expect(document.recipient.firstName == "Zed")

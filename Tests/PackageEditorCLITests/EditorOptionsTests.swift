@@ -37,6 +37,24 @@ struct EditorOptionsTests {
     #expect(Editor.main(arguments: ["--frob"], environment: [:], inputIsTerminal: false) == 64)
   }
 
+  @Test(
+    "bad usage prints one line naming the mistake and --help, not the whole usage",
+    arguments: [
+      (["--frob"], #"error: unknown option "--frob"; package-editor --help shows the usage"#),
+      (["-e"], "error: -e needs a COMMAND; package-editor --help shows the usage"),
+      (
+        ["a.json", "b\u{1B}[2J.json"],
+        #"error: only one FILE may be given (got "a.json" and "b\u{1b}[2J.json"); package-editor --help shows the usage"#
+      ),
+    ])
+  func oneLineUsageError(arguments: [String], message: String) throws {
+    let directory = TemporaryDirectory()
+    let run = try EditorProcess.run(arguments, in: directory.path)
+    #expect(run.status == 64)
+    #expect(run.stdout == "")
+    #expect(run.stderr == message + "\n")
+  }
+
   @Test("-e commands run instead of standard input")
   func commands() {
     #expect(

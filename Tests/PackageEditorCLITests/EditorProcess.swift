@@ -13,20 +13,22 @@ enum EditorProcess {
   /// Runs the editor with `arguments` in `directory`, standard input from `input`, under a file
   /// size limit of `fileSizeLimit` blocks of 1,024 bytes if given (`ulimit -f`), with standard
   /// output to `stdoutPath` if given (then `stdout` is empty), and the shell redirections
-  /// `redirections` (`<&-` closes standard input). An editor still running after `timeout`
-  /// seconds is killed (its status is then 137), so that a hang fails the test instead of
-  /// stopping the suite.
+  /// `redirections` (`<&-` closes standard input), as the user `nobody` if `asNobody` (see
+  /// ``LockHolder/canActAsNobody``). An editor still running after `timeout` seconds is killed
+  /// (its status is then 137), so that a hang fails the test instead of stopping the suite.
   static func run(
     _ arguments: [String], in directory: String, input: String = "",
     environment: [String: String] = [:], fileSizeLimit: Int? = nil, stdoutPath: String? = nil,
-    redirections: String = "", timeout: Double = 60
+    redirections: String = "", asNobody: Bool = false, timeout: Double = 60
   ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     let limit = fileSizeLimit.map { "ulimit -f \($0); " } ?? ""
     let redirect = (stdoutPath.map { " > '\($0)'" } ?? "") + " " + redirections
+    let user = asNobody ? LockHolder.asNobody.joined(separator: " ") + " " : ""
     process.arguments =
-      ["-c", limit + "exec \"$0\" \"$@\"" + redirect, PseudoTerminal.editorPath] + arguments
+      ["-c", limit + "exec " + user + "\"$0\" \"$@\"" + redirect, PseudoTerminal.editorPath]
+      + arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory].merging(environment) {
       $1

@@ -35,7 +35,7 @@ struct HostileFilesTests {
       "it is a symbolic link that another user owns in a shared directory; not following it"
     #expect(
       run.stderr == """
-        error: save: cannot write shared/package.json: \(refusal)
+        error: save: cannot write shared/package.json: \(refusal); saveas FILE saves the package elsewhere
         error: load: cannot read shared/package.json: \(refusal)
 
         """)
@@ -85,14 +85,40 @@ struct HostileFilesTests {
     #expect(History(file: file).entries == [#"get \u{1b}]0;owned\u{7}"#, #"show\u{1b}[2J"#])
   }
 
+  @Test(
+    "a save that cannot write a read-only file says how to make it writable, or to save elsewhere"
+  )
+  func readOnlyWayOut() throws {
+    let directory = TemporaryDirectory()
+    for name in ["ro.json", "it's mine.json"] {
+      try Self.write(DataSafetyTests.document("Ann"), to: directory.file(name))
+      #expect(chmod(directory.file(name), 0o444) == 0)
+    }
+    let run = transcript(
+      "set recipient.firstName Bea\nsave\nsave \"it's mine.json\"\nsaveas copy.json",
+      options: EditorOptions(file: "ro.json", keepGoing: true), directory: directory)
+    #expect(
+      run.stderr == #"""
+        error: save: cannot write ro.json: the file is read-only (chmod u+w ro.json makes it writable); saveas FILE saves the package elsewhere
+        error: save: cannot write it's mine.json: the file is read-only (chmod u+w 'it'\''s mine.json' makes it writable); saveas FILE saves the package elsewhere
+
+        """#)
+    #expect(
+      run.stdout
+        == "summary: Bea · from (no name) · no items\nsaved copy.json (now editing copy.json, was ro.json)\n"
+    )
+    #expect(Self.contents(directory.file("ro.json")) == DataSafetyTests.document("Ann"))
+  }
+
   @Test("usage errors print the arguments escaped: no argument forges a line")
   func usageErrorsAreEscaped() throws {
     let directory = TemporaryDirectory()
     let run = try EditorProcess.run(["a", "b\nerror: forged"], in: directory.path)
     #expect(run.status == 64)
     #expect(
-      run.stderr.split(separator: "\n").first
-        == #"error: only one FILE may be given (got "a" and "b\nerror: forged")"#)
+      run.stderr
+        == #"error: only one FILE may be given (got "a" and "b\nerror: forged"); package-editor --help shows the usage"#
+        + "\n")
   }
 
   @Test("bidirectional and invisible characters are escaped; the joiners that scripts need are not")

@@ -11,7 +11,7 @@ struct LineEditorTests {
   /// outcomes that were not `.editing`.
   static func type(
     _ bytes: String, history: [String] = [],
-    completer: @escaping LineEditor.Completer = { _ in ("", []) }
+    completer: @escaping LineEditor.Completer = { _ in .init(word: "", candidates: []) }
   ) -> (LineEditor, [LineEditor.Outcome]) {
     let store = History(file: nil)
     for line in history { store.add(line) }
@@ -110,7 +110,7 @@ struct LineEditorTests {
     let completer: LineEditor.Completer = { before in
       let word = String(before.split(separator: " ", omittingEmptySubsequences: false).last ?? "")
       let all = ["recipient.", "remove", "redo", "sender."]
-      return (word, all.filter { $0.hasPrefix(word) })
+      return LineEditor.Completions(word: word, candidates: all.filter { $0.hasPrefix(word) })
     }
     #expect(Self.type("get recip\t", completer: completer).0.buffer.text == "get recipient.")
     #expect(Self.type("se\t", completer: completer).0.buffer.text == "sender.")
@@ -131,24 +131,24 @@ struct LineEditorTests {
     var renderer = LineRenderer()
     var buffer = LineBuffer("abcdefgh")
     #expect(
-      renderer.draw(prompt: "> ", buffer: buffer, columns: 80) == "\r\u{1B}[J> abcdefgh\r\u{1B}[10C"
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 80) == "\r> abcdefgh\u{1B}[J\r\u{1B}[10C"
     )
     // 2 + 8 = 10 columns on a 4-column terminal: rows 0, 1, 2 (cursor at column 2 of row 2).
     #expect(
-      renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\r\u{1B}[J> abcdefgh\r\u{1B}[2C")
+      renderer.draw(prompt: "> ", buffer: buffer, columns: 4) == "\r> abcdefgh\u{1B}[J\r\u{1B}[2C")
     #expect(renderer.cursorRow == 2)
     buffer.moveHome()
     #expect(
       renderer.draw(prompt: "> ", buffer: buffer, columns: 4)
-        == "\u{1B}[2A\r\u{1B}[J> abcdefgh\u{1B}[2A\r\u{1B}[2C")
+        == "\u{1B}[2A\r> abcdefgh\u{1B}[J\u{1B}[2A\r\u{1B}[2C")
     #expect(renderer.cursorRow == 0)
     // Exactly full: the cursor is moved to the next row explicitly.
     var full = LineRenderer()
-    #expect(full.draw(prompt: "> ", buffer: LineBuffer("ab"), columns: 4) == "\r\u{1B}[J> ab\r\n\r")
+    #expect(full.draw(prompt: "> ", buffer: LineBuffer("ab"), columns: 4) == "\r> ab\r\n\u{1B}[J\r")
     // Wide characters take two columns.
     var wide = LineRenderer()
     #expect(
-      wide.draw(prompt: "", buffer: LineBuffer("日本x"), columns: 80) == "\r\u{1B}[J日本x\r\u{1B}[5C")
+      wide.draw(prompt: "", buffer: LineBuffer("日本x"), columns: 80) == "\r日本x\u{1B}[J\r\u{1B}[5C")
     #expect(
       DisplayWidth.of("e\u{301}") == 1 && DisplayWidth.of("🙂") == 2 && DisplayWidth.of("👍🏽") == 2)
   }
@@ -161,6 +161,7 @@ struct LineEditorTests {
     try FileManager.default.createDirectory(
       atPath: directory.file("sub"), withIntermediateDirectories: false)
     try Data().write(to: URL(fileURLWithPath: directory.file("parcel.json")))
+    try Data().write(to: URL(fileURLWithPath: directory.file("evil\u{1B}]0;x\u{7}.json")))
     let session = EditorSession(
       package: .sample(), file: nil, output: CapturedOutput(), directory: directory.path)
     func complete(_ text: String) -> [String] { session.completions(for: text).candidates }
@@ -187,10 +188,15 @@ struct LineEditorTests {
     #expect(complete("set recipient.firstName \"Ann") == [])
     #expect(complete("add ") == [])
     #expect(complete("remove ") == ["0", "1"])
+    #expect(session.completions(for: "remove ").notes == ["0": "Books ×2", "1": "Mug"])
+    #expect(session.completions(for: "insert 1").notes == ["1": "Mug"])
+    #expect(session.completions(for: "get contents.").notes == [:])
+    // A file name a line could not show is not offered.
+    #expect(complete("save e") == [])
     #expect(complete("insert 1 ") == [])
     #expect(complete("help w") == ["watch", "watches"])
     #expect(complete("help k") == ["keys"])
-    #expect(complete("e") == ["exit", "exit!"])
+    #expect(complete("e") == ["exit"])
     #expect(complete("unwatch ") == ["all"])
     #expect(session.run("watch recipient.firstName").succeeded)
     #expect(complete("unwatch ") == ["all", "recipient.firstName"])

@@ -1,10 +1,10 @@
 import Foundation
 import KVOLiteTestSupport
-import PackageModel
 import Synchronization
 import Testing
 
 @testable import PackageEditorCLI
+@testable import PackageModel
 
 /// Files that other editors and programs share: a save never silently drops another's change,
 /// and two editors saving one file at once never corrupt it.
@@ -126,19 +126,20 @@ struct SharedFileTests {
 
 extension SharedFileTests {
   @Test(
-    "an in-place save waits while another program holds the file's lock, then saves; a load waits too"
+    "a save waits while another editor holds the file's lock, then saves; a load waits too"
   )
   func saveAndLoadWaitForTheLock() throws {
     let directory = TemporaryDirectory()
     let file = directory.file("a.json")
     try DataSafetyTests.document("Ann").write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(link(file, directory.file("link.json")) == 0)
     let editor = try PseudoTerminal(
       arguments: ["a.json"],
       environment: Self.environment.merging(["HOME": directory.path]) { $1 },
       directory: directory.path)
     #expect(editor.waitFor("package a.json> "))
-    let descriptor = open(file, O_RDONLY)
+    // The lock another editor takes: its lock file, beside the package.
+    let lockPath = directory.file(".a.json.package-editor-lock")
+    let descriptor = open(lockPath, O_WRONLY | O_CREAT, 0o200)
     defer { close(descriptor) }
     #expect(flock(descriptor, LOCK_EX) == 0)
     var mark = editor.mark
@@ -149,14 +150,68 @@ extension SharedFileTests {
     #expect(flock(descriptor, LOCK_UN) == 0)
     #expect(editor.waitFor("saved a.json", after: mark))
     #expect(try PackageFile.read(file).recipient.firstName == "Bea")
-    // A load waits for a save in progress (an exclusive lock) the same way.
-    #expect(flock(descriptor, LOCK_EX) == 0)
+    // The editor that took it last removed it.
+    #expect(!FileManager.default.fileExists(atPath: lockPath))
+    // A load waits for a save in progress the same way.
+    let again = open(lockPath, O_WRONLY | O_CREAT, 0o200)
+    defer { close(again) }
+    #expect(flock(again, LOCK_EX) == 0)
     mark = editor.mark
     editor.type("load\r")
     #expect(!editor.waitFor("loaded a.json", after: mark, seconds: 1))
-    #expect(flock(descriptor, LOCK_UN) == 0)
+    #expect(flock(again, LOCK_UN) == 0)
     #expect(editor.waitFor("loaded a.json", after: mark))
     editor.type("quit\r")
     #expect(editor.exitStatus() == 0)
+  }
+
+  @Test("a program that only reads the file, holding flock or a read lock on it, stops no editor")
+  func readersLocksStopNoEditor() throws {
+    let directory = TemporaryDirectory()
+    let file = directory.file("a.json")
+    try DataSafetyTests.document("Ann").write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(link(file, directory.file("link.json")) == 0)
+    let reader = open(file, O_RDONLY)
+    defer { close(reader) }
+    #expect(flock(reader, LOCK_EX) == 0)
+    var range = flock()
+    range.l_type = Int16(F_RDLCK)
+    #expect(fcntl(reader, FileLock.setOpenFileLock, &range) == 0)
+    // In place (the file has another link), so the reader's locks stay on the file saved.
+    let run = try EditorProcess.run(
+      ["a.json", "-e", "set recipient.firstName Bea", "-e", "save", "-e", "load"],
+      in: directory.path)
+    #expect(run.stderr == "")
+    #expect(
+      run.stdout == "summary: Bea · from (no name) · no items\nsaved a.json\nloaded a.json\n")
+    #expect(run.status == 0)
+    #expect(Self.contents(directory.file("link.json")) == Self.contents(file))
+  }
+
+  @Test(
+    "a save that another program's lock holds up past 5 seconds names that program",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: LockHolder.flock),
+      "needs util-linux's flock to hold a lock from another process"))
+  func holderIsNamed() throws {
+    let directory = TemporaryDirectory()
+    try DataSafetyTests.document("Ann").write(
+      toFile: directory.file("a.json"), atomically: true, encoding: .utf8)
+    let holder = try LockHolder(directory.file(".a.json.package-editor-lock"))
+    #expect(holder.isHolding)
+    let run = try EditorProcess.run(
+      ["a.json", "--keep-going", "-e", "save"], in: directory.path)
+    #expect(run.status == 1)
+    let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
+    #expect(
+      run.stderr
+        == "error: cannot start: cannot read a.json: process \(holder.processIdentifier) (flock, user \(user)) holds its lock (.a.json.package-editor-lock) and did not let go in 5 seconds\n"
+    )
+    holder.release()
+    // Once it let go, the lock file it left is taken, and removed after the save.
+    let saved = try EditorProcess.run(
+      ["a.json", "-e", "set recipient.firstName Bea", "-e", "save"], in: directory.path)
+    #expect(saved.status == 0 && saved.stderr == "")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.json"])
   }
 }

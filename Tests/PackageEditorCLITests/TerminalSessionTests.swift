@@ -9,9 +9,9 @@ import Testing
 struct TerminalSessionTests {
   /// The prompt as the editor draws it. Between lines the terminal is not in raw mode (output
   /// is printed with the user's settings), so keys for the next line are typed once it shows.
-  let prompt = "\r\u{1B}[Jpackage> "
+  let prompt = "\rpackage> \u{1B}[J"
   /// The prompt with unsaved changes.
-  let changed = "\r\u{1B}[Jpackage*> "
+  let changed = "\rpackage*> \u{1B}[J"
 
   @Test("completion, history across runs, Ctrl-C, Ctrl-D with unsaved changes, quit!")
   func session() throws {
@@ -26,7 +26,7 @@ struct TerminalSessionTests {
     #expect(terminal.waitFor("get recipient.", after: mark))
     mark = terminal.mark
     terminal.type("first\t\r")
-    #expect(terminal.waitFor("get recipient.firstName \r", after: mark))
+    #expect(terminal.waitFor("get recipient.firstName \u{1B}[J", after: mark))
     #expect(terminal.waitFor("\r\nAnn\r\n" + prompt, after: mark))
     mark = terminal.mark
     terminal.type("\u{1B}[A")
@@ -97,15 +97,68 @@ struct TerminalSessionTests {
     #expect(terminal.waitFor("xx\""))
     let mark = terminal.mark
     terminal.resize(columns: 40, rows: 24)
-    // Up to the prompt's row (the cursor was on the second of two rows), clear, draw, and put
-    // the cursor at the end of the line on the third row of forty columns.
+    // Up to the prompt's row (the cursor was on the second of two rows), draw, erase what is
+    // left after the line, and put the cursor at its end, on the third row of forty columns.
     #expect(
-      terminal.waitFor("\u{1B}[1A\r\u{1B}[Jpackage> " + line + "\r\u{1B}[\(end % 40)C", after: mark)
+      terminal.waitFor(
+        "\u{1B}[1A\rpackage> " + line + "\u{1B}[J\r\u{1B}[\(end % 40)C", after: mark)
     )
     terminal.type("\r")
     #expect(terminal.waitFor("summary: ", after: mark, thenPrompt: changed))
     terminal.type("get recipient.postalAddress.street\rquit!\r")
     #expect(terminal.waitFor("\r\n" + String(repeating: "x", count: 64) + "\r\n", after: mark))
+    #expect(terminal.exitStatus() == 0)
+  }
+
+  @Test(
+    "after Ctrl-L, each key redraws the line without erasing the whole display (which terminals save to their scrollback)"
+  )
+  func clearScreenThenType() throws {
+    let directory = TemporaryDirectory()
+    let terminal = try PseudoTerminal(
+      arguments: [],
+      environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+    #expect(terminal.waitFor("package> "))
+    let mark = terminal.mark
+    let typed = "get recipient.f"
+    terminal.type("\u{C}" + typed)
+    // The screen is cleared once; then the line is drawn from the top left for each key, and
+    // only what follows it is erased.
+    let expected =
+      "\u{1B}[H\u{1B}[2J"
+      + (0...typed.count).map { count in
+        "\rpackage> " + typed.prefix(count) + "\u{1B}[J\r\u{1B}[\(9 + count)C"
+      }.joined()
+    #expect(terminal.waitFor(expected, after: mark))
+    #expect(String(terminal.screen[mark...]) == expected)
+    var screen = ScreenEraseCounter(columns: 80, rows: 24, row: 3)
+    screen.feed(String(terminal.screen[mark...]))
+    #expect(screen.wholeDisplayErasures == 1)
+    terminal.type("\u{15}quit\r")
+    #expect(terminal.exitStatus() == 0)
+  }
+
+  @Test(
+    "remove, Tab, Tab lists the indexes with their lines' titles, escaped and cut to the width"
+  )
+  // (The terminal's output processing makes each CR LF the editor writes CR CR LF.)
+  func removeListsTitles() throws {
+    let directory = TemporaryDirectory()
+    let terminal = try PseudoTerminal(
+      arguments: [],
+      environment: ["TERM": "xterm", "HOME": directory.path, "PACKAGE_EDITOR_HISTORY": "off"])
+    #expect(terminal.waitFor("package> "))
+    var mark = terminal.mark
+    let long = String(repeating: "x", count: 100)
+    terminal.type("add \"Lamp\\u{1B}[2J\" 3; add \(long)\r")
+    #expect(terminal.waitFor("summary: ", after: mark, thenPrompt: changed))
+    mark = terminal.mark
+    terminal.type("remove \t\t")
+    #expect(
+      terminal.waitFor(
+        "\r\r\n0  Books ×2\r\r\n1  Mug\r\r\n2  Lamp\\u{1b}[2J ×3\r\r\n3  "
+          + String(repeating: "x", count: 76) + "…\r\r\n\rpackage*> remove ", after: mark))
+    terminal.type("\u{15}quit!\r")
     #expect(terminal.exitStatus() == 0)
   }
 

@@ -93,7 +93,8 @@ struct PackageFileFaultTests {
   func readOnly() throws {
     try write("old", to: "p.json")
     try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path("p.json"))
-    try expectSaveFails("p.json", reason: "the file is read-only")
+    try expectSaveFails(
+      "p.json", reason: "the file is read-only (chmod u+w \(path("p.json")) makes it writable)")
     #expect(try contents("p.json") == "old")
     #expect(try mode("p.json") == 0o444)
   }

@@ -20,6 +20,13 @@ struct CommandConfiguration: Sendable {
   /// Every name the command answers to.
   var names: [String] { [name] + aliases }
 
+  /// The names `help` shows, those its usage spells out (`quit | exit | quit!`): what Tab
+  /// offers. Other aliases (`exit!`, `?`) run the command but are not offered.
+  var shownNames: [String] {
+    let words = Set(usage.split { " |[]<>".contains($0) }.map(String.init))
+    return names.filter(words.contains)
+  }
+
   /// The kind of the argument at `position` (0 is the first argument), if there is one.
   func kind(at position: Int) -> ArgumentKind? {
     guard position < arguments.upperBound else { return nil }

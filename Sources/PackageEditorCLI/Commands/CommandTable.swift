@@ -12,8 +12,11 @@ enum CommandTable {
     SummaryCommand.self, QuitCommand.self,
   ]
 
-  /// Every name and alias, for completion.
+  /// Every name and alias.
   static let allNames: [String] = commands.flatMap { $0.configuration.names }
+
+  /// The names and aliases `help` shows, for completion.
+  static let shownNames: [String] = commands.flatMap { $0.configuration.shownNames }
 
   /// Each name and alias, with its command (the first command to claim a name keeps it).
   private static let byName: [String: any EditorCommand.Type] = {

@@ -9,6 +9,8 @@ import PackageModel
 /// - `save FILE`, while editing another file, writes a copy to FILE: the file being edited
 ///   stays what it was, and so do the unsaved changes. Without a file being edited (the
 ///   built-in sample), FILE becomes the file being edited. (`saveas FILE` switches files.)
+/// - A save that cannot write says why and what to do: the permission that is missing (`chmod
+///   u+w FILE` for a read-only file of the user's), and `saveas FILE` to save elsewhere.
 /// - A save keeps every field of the file that the editor does not know.
 struct SaveCommand: EditorCommand {
   static let configuration = CommandConfiguration(
@@ -68,9 +70,14 @@ struct SaveCommand: EditorCommand {
         keeping: session.snapshot)
     } catch {
       var message = error.description
-      if case .changedOnDisk = error {
+      switch error {
+      case .changedOnDisk:
         message +=
           "; save! overwrites it, load \(path) takes its version (dropping these changes), saveas FILE saves them elsewhere"
+      case .unwritable:
+        // The way out, whatever stopped the save (the reason names the fix where there is one).
+        message += "; saveas FILE saves the package elsewhere"
+      default: break
       }
       throw .failed(command: command, subject: nil, message: message)
     }

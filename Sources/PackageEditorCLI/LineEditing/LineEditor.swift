@@ -18,15 +18,26 @@ struct LineEditor {
     case interrupted
     /// Ctrl-D on an empty line.
     case endOfInput
-    /// A second Tab with several candidates: list them, then redraw.
-    case candidates([String])
+    /// A second Tab with several candidates: list them (each with its note, if it has one),
+    /// then redraw.
+    case candidates([String], notes: [String: String] = [:])
     /// Ctrl-L: clear the screen, then redraw.
     case clearScreen
   }
 
-  /// Completes the word before the cursor: given the text before the cursor, the text of the
-  /// word being completed and the candidates that may replace it.
-  typealias Completer = (_ beforeCursor: String) -> (word: String, candidates: [String])
+  /// What Tab may complete the word before the cursor to.
+  struct Completions: Equatable {
+    /// The word being completed: the end of the text before the cursor.
+    var word: String
+    /// What may replace it, sorted; each starts with `word`.
+    var candidates: [String]
+    /// What a listing shows beside a candidate: a content line's title beside its index.
+    var notes: [String: String] = [:]
+  }
+
+  /// Completes the word before the cursor: given the text before the cursor, the word being
+  /// completed and what may replace it.
+  typealias Completer = (_ beforeCursor: String) -> Completions
 
   private(set) var buffer = LineBuffer()
   let history: History
@@ -40,7 +51,10 @@ struct LineEditor {
   private var beforeSearch: LineBuffer?
   private var lastKeyWasTab = false
 
-  init(history: History, completer: @escaping Completer = { _ in ("", []) }) {
+  init(
+    history: History,
+    completer: @escaping Completer = { _ in Completions(word: "", candidates: []) }
+  ) {
     self.history = history
     self.completer = completer
   }
@@ -147,7 +161,8 @@ struct LineEditor {
   /// Tab: completes the word before the cursor as far as the candidates agree; a second Tab
   /// with several candidates lists them.
   private mutating func complete(listing: Bool) -> Outcome {
-    let (word, candidates) = completer(buffer.beforeCursor)
+    let completions = completer(buffer.beforeCursor)
+    let (word, candidates) = (completions.word, completions.candidates)
     guard !candidates.isEmpty else { return .editing }
     if candidates.count == 1, let only = candidates.first {
       buffer.insert(only.dropFirst(word.count))
@@ -160,7 +175,7 @@ struct LineEditor {
       buffer.insert(common.dropFirst(word.count))
       return .editing
     }
-    return listing ? .candidates(candidates) : .editing
+    return listing ? .candidates(candidates, notes: completions.notes) : .editing
   }
 
   static func commonPrefix(_ strings: [String]) -> String {

@@ -2,6 +2,12 @@
 /// several rows, and puts the cursor where it belongs. It remembers the row the cursor was left
 /// on, so that the next drawing starts from the first row again (after an edit, a history
 /// recall or a resize).
+///
+/// A drawing writes the prompt and the line over the old ones, then erases what is left after
+/// them: it never erases from the start of the prompt's row. There, after Ctrl-L, that would
+/// erase the whole screen from its top left corner, which terminals such as VTE (GNOME
+/// Terminal) and Windows Terminal take as clearing the screen, saving it to their scrollback:
+/// one more copy of the line there for every key.
 struct LineRenderer {
   /// The row of the cursor, counted from the prompt's row, after the last drawing.
   private(set) var cursorRow = 0
@@ -17,11 +23,13 @@ struct LineRenderer {
     let columns = max(columns, 1)
     var output = ""
     if cursorRow > 0 { output += "\u{1B}[\(cursorRow)A" }
-    output += "\r\u{1B}[J" + prompt + buffer.text
+    output += "\r" + prompt + buffer.text
     let end = DisplayWidth.of(prompt) + DisplayWidth.of(buffer.characters)
     // A line that ends exactly at the right margin leaves the terminal's cursor there, not on
     // the next row: move it explicitly.
     if end > 0, end % columns == 0 { output += "\r\n" }
+    // What the old line had beyond the new one.
+    output += "\u{1B}[J"
     let endRow = end / columns
     let at = DisplayWidth.of(prompt) + DisplayWidth.of(buffer.characters[..<buffer.cursor])
     let row = at / columns

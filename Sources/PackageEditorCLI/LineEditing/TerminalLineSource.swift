@@ -96,9 +96,9 @@ final class TerminalLineSource: LineSource {
     case .clearScreen:
       write(renderer.clearScreen())
       redraw()
-    case .candidates(let candidates):
+    case .candidates(let candidates, let notes):
       write(renderer.finish(buffer: editor.buffer, prompt: shownPrompt, columns: Terminal.columns))
-      write(TerminalLineSource.columnsText(candidates, width: Terminal.columns))
+      write(TerminalLineSource.listing(candidates, notes: notes, width: Terminal.columns))
       redraw()
     }
     return nil
@@ -118,6 +118,41 @@ final class TerminalLineSource: LineSource {
 
   private func write(_ text: String) {
     StandardOutput.write(text, to: 1)
+  }
+
+  /// Candidates as shells list completions: with notes, one a row, each note beside its
+  /// candidate and cut to the width (`0  Books ×2`); without, in columns. Control characters
+  /// are shown as their escapes: a file name or a title never reaches the terminal raw.
+  static func listing(_ candidates: [String], notes: [String: String], width: Int) -> String {
+    let candidates = candidates.map { (shown: OneLineOutput.escaped($0), note: notes[$0]) }
+    guard candidates.contains(where: { $0.note != nil }) else {
+      return columnsText(candidates.map(\.shown), width: width)
+    }
+    let cell = (candidates.map { DisplayWidth.of($0.shown) }.max() ?? 0) + 2
+    var text = ""
+    for (shown, note) in candidates {
+      text += shown
+      if let note, width - cell > 1 {
+        text += String(repeating: " ", count: cell - DisplayWidth.of(shown))
+        text += cut(OneLineOutput.escaped(note), to: width - cell)
+      }
+      text += "\r\n"
+    }
+    return text
+  }
+
+  /// `text`, cut to at most `columns` columns, with `…` where it was cut.
+  static func cut(_ text: String, to columns: Int) -> String {
+    guard DisplayWidth.of(text) > columns else { return text }
+    var result = ""
+    var used = 0
+    for character in text {
+      let width = DisplayWidth.of(character)
+      guard used + width <= columns - 1 else { break }
+      result.append(character)
+      used += width
+    }
+    return result + "…"
   }
 
   /// Candidates laid out in columns, as shells list completions.
