@@ -10,7 +10,7 @@ import KVOLiteLocking
 /// demand downstream answers (which the other upstreams are asked for); a tuple goes out as
 /// soon as every queue has a value; it finishes when an upstream has finished and its queue
 /// is empty (no more tuples are possible), cancelling the others, and fails at the first
-/// failure. Deliveries are serialized by a recursive lock, under which each tuple is also made,
+/// failure, then cancels every upstream (the failed one too). Deliveries are serialized by a recursive lock, under which each tuple is also made,
 /// so tuples reach downstream in order and none follows the completion; nothing is called with
 /// `lock` held. Downstream is let go of when the subscription ends.
 final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
@@ -112,9 +112,8 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     let ended = lock.withLock { () -> (Downstream, [any Subscription])? in
       guard let downstream = downstream.take() else { return nil }
       defer { subscriptions = subscriptions.map { _ in nil } }
-      return (
-        downstream, subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
-      )
+      // As Combine's: every upstream is cancelled, the one that failed too.
+      return (downstream, subscriptions.compactMap { $0 })
     }
     guard let (downstream, others) = ended else { return }
     delivery.withLock { downstream.receive(completion: completion) }
