@@ -111,6 +111,50 @@ struct PublisherSourcesTests {
     #expect(noDemand.events == [.subscription, .failed(TestError())])
   }
 
+  @Test(
+    "Future: the subscription keeps its future (its mirror's parent) while it delivers, and lets go of it after"
+  )
+  func futureKeepsParentWhileDelivering() {
+    /// Records, at each event, whether its subscription's mirror has a future as `parent`.
+    final class ParentWatcher: Subscriber {
+      typealias Input = Int
+      typealias Failure = TestError
+      var subscription: (any Subscription)?
+      var seen: [String] = []
+      var hasParent: Bool {
+        let parent = subscription.flatMap {
+          Mirror(reflecting: $0).children.first { $0.label == "parent" }?.value
+        }
+        return (parent as? Future<Int, TestError>?).flatMap { $0 } != nil
+      }
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+        seen.append("subscription: \(hasParent)")
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        seen.append("value: \(hasParent)")
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<TestError>) {
+        seen.append("completion: \(hasParent)")
+      }
+    }
+    var fulfil: ((Result<Int, TestError>) -> Void)?
+    let future = Future<Int, TestError> { fulfil = $0 }
+    let succeeding = ParentWatcher()
+    future.subscribe(succeeding)
+    fulfil?(.success(1))
+    #expect(
+      succeeding.seen == ["subscription: true", "value: true", "completion: true"]
+        && !succeeding.hasParent)
+    var fail: ((Result<Int, TestError>) -> Void)?
+    let failing = ParentWatcher()
+    Future<Int, TestError> { fail = $0 }.subscribe(failing)
+    fail?(.failure(TestError()))
+    #expect(failing.seen == ["subscription: true", "completion: true"] && !failing.hasParent)
+  }
+
   @Test("Future's promise can be called from many threads at once: one result, delivered once")
   func futureRace() {
     /// The promise, handed to the racing threads (Combine's promise is thread-safe but not

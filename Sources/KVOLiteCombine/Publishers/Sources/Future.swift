@@ -63,8 +63,8 @@ private class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
   func fulfil(_ result: Result<Output, Failure>) {}
 }
 
-/// One subscriber's subscription to a future: keeps the future and the subscriber until it has
-/// delivered or is cancelled.
+/// One subscriber's subscription to a future: keeps the subscriber until it delivers or is
+/// cancelled, and the future until it has delivered or is cancelled.
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   Downstream.Input, Downstream.Failure
 >,
@@ -85,16 +85,17 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     self.downstream = downstream
   }
 
-  /// Delivers `result` if the subscriber can take it now (a value needs demand).
+  /// Delivers `result` if the subscriber can take it now (a value needs demand). As in
+  /// Combine, the conduit keeps its future (its mirror's `parent`) until it has delivered.
   override func fulfil(_ result: Result<Output, Failure>) {
-    let taken = lock.withLock { () -> (Downstream, Future<Output, Failure>?)? in
+    let taken = lock.withLock { () -> Downstream? in
       guard downstream != nil else { return nil }
       if case .success = result, !hasDemand { return nil }
-      return (downstream.take()!, parent.take())
+      return downstream.take()
     }
-    guard let (downstream, parent) = taken else { return }
+    guard let downstream = taken else { return }
     deliver(result, to: downstream)
-    parent?.remove(self)
+    lock.withLock { parent.take() }?.remove(self)
   }
 
   private func deliver(_ result: Result<Output, Failure>, to downstream: Downstream) {
