@@ -133,10 +133,13 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   }
 
   @usableFromInline var description: String { name }
+  /// Combine's children: `downstream` alone for `objectWillChange`'s subscriptions; `parent`,
+  /// `downstream`, `demand` and `subject` for the subjects' and `@Published`'s.
   @usableFromInline var customMirror: Mirror {
     let (owner, downstream, demand) = lock.withLock {
       (self.owner, self.downstream.valueIfFull, self.demand)
     }
+    if kind == .ignoresDemand { return Mirror(self, children: [("downstream", downstream as Any)]) }
     return Mirror(
       self,
       children: [
