@@ -4,19 +4,19 @@ import KVOLiteLocking
 /// subject can keep a list of them.
 @usableFromInline
 class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+  /// Where it is in its core's list (guarded by the core's lock).
+  @exclusivity(unchecked) @usableFromInline var position = 0
   @usableFromInline init() {}
   @usableFromInline func offer(_ value: Output) {}
   @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {}
-  /// Whether it still has its subscriber (it has not finished or been cancelled).
-  @usableFromInline var isLive: Bool { false }
 }
 
 /// One subscriber's subscription to a subject (described as the subject's kind:
 /// "PassthroughSubject", "CurrentValueSubject", …).
 ///
 /// It keeps its subscriber and the subject (and so the subject's core) alive until it finishes
-/// or is cancelled, and lets go of all three then: an ended conduit that the core's list still
-/// holds (the list drops ended conduits in batches, see ``SubjectCore``) keeps nothing alive.
+/// or is cancelled, and lets go of all three then; the core's list lets go of it then too
+/// (see ``SubjectCore``).
 /// Its state is behind `lock`; deliveries to the subscriber are serialized by `delivery`, a
 /// recursive lock, so that concurrent sends reach the subscriber one at a time and a send from
 /// inside the subscriber's `receive` is delivered at once.
@@ -60,8 +60,6 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     guard downstream.isFull else { return (nil, nil, nil) }
     return (downstream.take(), owner.take(), core.take())
   }
-
-  @inlinable override var isLive: Bool { lock.withLock { downstream.isFull } }
 
   /// Delivers `value` if the subscriber is live and has demand for it.
   ///
@@ -128,7 +126,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable func cancel() {
     let (downstream, owner, core) = lock.withLock { take() }
     guard let core else { return }
-    core.noteEnded()
+    core.remove(self)
     withExtendedLifetime((downstream, owner)) {}
   }
 

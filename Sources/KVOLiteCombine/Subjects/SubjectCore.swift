@@ -6,15 +6,15 @@ import KVOLiteLocking
 /// Thread-safe: the state is behind `lock`, and nothing is called with it held. Each conduit
 /// delivers to its subscriber one event at a time (see ``SubjectConduit``).
 ///
-/// The conduits are kept in subscription order, in an array that is only ever appended to or
-/// replaced: a send iterates the array it copied (one retain) under the lock, so a
-/// subscription or a cancel on another thread never changes what a send in flight iterates. A
-/// cancelled conduit is not searched for: it stays in the array, ended (a send skips it), and is
-/// only counted; once ended conduits are half the array, they are removed from it. Each cancel costs O(1) amortized, so cancelling n subscriptions in any
-/// order costs O(n) (it was O(n²): each cancel searched the array and shifted its tail). The
-/// compaction asks each conduit whether it is live under the conduit's lock, with this lock
-/// held: the one place the two nest, in this order (a conduit never takes this lock while it
-/// holds its own).
+/// The conduits are kept in subscription order, in an array that a send copies (one retain)
+/// under the lock and iterates after unlocking, so a subscription or a cancel on another thread
+/// never changes what a send in flight iterates. A cancelled conduit is taken out of the array
+/// at once, by the position it keeps (its slot is emptied; nothing is searched or shifted), so
+/// the subject keeps nothing of it: the conduit is freed as soon as its subscriber lets go of
+/// it, as in Combine. Once empty slots are half the array, the array is compacted (and the
+/// positions renumbered). Each cancel costs O(1) amortized, so cancelling n subscriptions in
+/// any order costs O(n); a cancel while a send iterates the array copies it once for that send
+/// (a cost no larger than the send's).
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`.
@@ -39,11 +39,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// The description of its subscriptions: "PassthroughSubject", "CurrentValueSubject", …
   @usableFromInline let name: String
   @usableFromInline let lock = Lock()
+  /// The live conduits, each at its ``SubjectConduitBase/position``; `nil` where one was
+  /// cancelled.
   @exclusivity(unchecked) @usableFromInline var conduits = ContiguousArray<
-    SubjectConduitBase<Output, Failure>
+    SubjectConduitBase<Output, Failure>?
   >()
-  /// How many of `conduits` have been cancelled (an overestimate after a compaction that ran
-  /// while one was being cancelled; the next compaction recounts).
+  /// How many of `conduits` are `nil`.
   @exclusivity(unchecked) @usableFromInline var ended = 0
   @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
   @exclusivity(unchecked) @usableFromInline var upstreams: [any Subscription] = []
@@ -70,6 +71,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return
     }
     let conduit = SubjectConduit(core: self, owner: owner, downstream: subscriber)
+    conduit.position = conduits.count
     conduits.append(conduit)
     lock.unlock()
     subscriber.receive(subscription: conduit)
@@ -83,7 +85,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     if kind == .currentValue { current = value }
     let targets = conduits
     lock.unlock()
-    for conduit in targets { conduit.offer(value) }
+    for conduit in targets { conduit?.offer(value) }
     if kind == .published { lock.withLock { current = value } }
   }
 
@@ -103,7 +105,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     conduits = []
     ended = 0
     lock.unlock()
-    for conduit in targets { conduit.finish(newCompletion) }
+    for conduit in targets { conduit?.finish(newCompletion) }
   }
 
   /// Keeps an upstream subscription; asks it for values now if a subscriber has already asked
@@ -127,20 +129,23 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     for subscription in targets { subscription.request(.unlimited) }
   }
 
-  /// A conduit was cancelled: counts it, and drops the ended conduits once they are half of
-  /// the list.
-  ///
-  /// In place when no send iterates the list (otherwise the array is copied first): a large
-  /// allocation on every compaction made the allocator consolidate every small block freed by
-  /// the cancels so far. An ended conduit holds nothing of its subscriber's or the subject's
-  /// (see ``SubjectConduit``), so dropping it here, with the lock held, runs no code but
-  /// KVOLite's freeing its own memory.
-  @usableFromInline func noteEnded() {
+  /// Takes `conduit`, cancelled, out of the list (unless the subject has completed, which
+  /// emptied the list), and compacts the list once empty slots are half of it. Call without
+  /// `lock`; the caller keeps `conduit` alive, so no release here runs a `deinit`.
+  @usableFromInline func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
     lock.withLock {
-      guard completion == nil else { return }
+      let position = conduit.position
+      guard position < conduits.count, conduits[position] === conduit else { return }
+      conduits[position] = nil
       ended += 1
       guard conduits.count >= 16, ended * 2 > conduits.count else { return }
-      conduits.removeAll { !$0.isLive }
+      var live = ContiguousArray<SubjectConduitBase<Output, Failure>?>()
+      live.reserveCapacity(conduits.count - ended)
+      for case let conduit? in conduits {
+        conduit.position = live.count
+        live.append(conduit)
+      }
+      conduits = live
       ended = 0
     }
   }
