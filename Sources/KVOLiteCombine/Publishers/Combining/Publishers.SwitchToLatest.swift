@@ -246,6 +246,11 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// one before.
   ///
   ///     queries.map { search($0) }.switchToLatest()  // only the latest search's results
+  ///
+  /// Like the forms Apple added later (without `setFailureType`), a disfavored overload, so that
+  /// a library's own backfill of one of those wins where both are visible (see the Combine
+  /// compatibility article).
+  @_disfavoredOverload
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
   }
@@ -253,6 +258,10 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
 
 extension Publisher where Output: Publisher, Failure == Never {
   /// ``switchToLatest()`` when this publisher cannot fail but its publishers can.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func switchToLatest()
     -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>>
   {
@@ -262,6 +271,10 @@ extension Publisher where Output: Publisher, Failure == Never {
 
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
   /// ``switchToLatest()`` when neither this publisher nor its publishers can fail.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
   }
@@ -269,6 +282,10 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
 
 extension Publisher where Output: Publisher, Output.Failure == Never {
   /// ``switchToLatest()`` when this publisher can fail but its publishers cannot.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func switchToLatest()
     -> Publishers.SwitchToLatest<
       Publishers.SetFailureType<Output, Failure>,
