@@ -19,7 +19,9 @@ import PackageDescription
 // `Combine.`-qualified names included. Only where Apple's Combine is absent: the `Combine`
 // product depends on it under a platform condition, and on Apple hosts it is not declared at
 // all, so that nothing there ever builds a module that would hide Apple's framework.
-let platformsWithoutCombine: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+// Linux is the one such platform KVOLite supports: its lock and per-thread state are written for
+// Linux and Apple's systems only (see the README's "Supported toolchain").
+let platformsWithoutCombine: [Platform] = [.linux]
 #if canImport(Darwin)
   let combineModule: [Target] = []
   let combineModuleDependency: [Target.Dependency] = []
@@ -67,14 +69,27 @@ let package = Package(
     .executableTarget(
       name: "KVOLiteStress", dependencies: ["KVOLiteBridge", "KVOLiteTestSupport"]),
 
+    // Commits each documented misuse on demand, for the check that their messages survive -O
+    // (Scripts/check-release-diagnostics).
+    .executableTarget(
+      name: "DiagnosticsProbe", dependencies: ["KVOLiteBridge", "PackageModel"],
+      path: "Tests/DiagnosticsProbe"),
+
     // Shared by the tests and the stress scenarios: one of each helper.
     .target(
       name: "KVOLiteTestSupport", dependencies: ["KVOLite", "KVOLiteCombine"],
       path: "Tests/Support/KVOLiteTestSupport"),
+    // A model built without reflection metadata, for the test that KVOLite says so.
+    .target(
+      name: "StrippedReflectionFixture", dependencies: ["KVOLite"],
+      path: "Tests/Support/StrippedReflectionFixture",
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
     // Another Combine implementation's names, for the test that the core does not clash.
     .target(name: "CombineStandIn", path: "Tests/Support/CombineStandIn"),
 
-    .testTarget(name: "KVOLiteTests", dependencies: ["KVOLite", "KVOLiteTestSupport"]),
+    .testTarget(
+      name: "KVOLiteTests",
+      dependencies: ["KVOLite", "KVOLiteTestSupport", "StrippedReflectionFixture"]),
     .testTarget(
       name: "KVOLiteCombineTests",
       dependencies: ["KVOLiteCombine", "KVOLiteCombineFoundation", "KVOLiteTestSupport"]),

@@ -37,9 +37,11 @@ let workloads: [Workload] = [
 ]
 
 // The workloads printed after the table (below), by the names --filter matches.
-let otherWorkloadNames = [
-  "M  heap bytes", "C2 100,000 observers", "S  100,000 subject sinks", "R  package-editor",
-]
+let memoryShapes = [MemoryWorkload.furtherObservations, MemoryWorkload.firstObservations]
+let otherWorkloadNames =
+  memoryShapes.map(\.name) + [ElementWorkload.name] + [
+    "C2 100,000 observers", "S  100,000 subject sinks", "R  package-editor",
+  ]
 do {
   try options.check(
     workloadNames: workloads.map(\.name) + otherWorkloadNames,
@@ -55,8 +57,11 @@ for workload in workloads where filter.map({ workload.name.contains($0) }) ?? tr
   if case .failure = result { failed = true }
   Report.print(workload, result)
 }
-if filter.map({ "M  heap bytes".contains($0) }) ?? true {
-  Report.printMemory(MemoryWorkload.run())
+for shape in memoryShapes where filter.map({ shape.name.contains($0) }) ?? true {
+  Report.printMemory(shape.name, MemoryWorkload.run(shape))
+}
+if filter.map({ ElementWorkload.name.contains($0) }) ?? true {
+  print(ElementWorkload.run(quick: quick))
 }
 if filter.map({ "C2 100,000 observers".contains($0) }) ?? true {
   let (register, invalidate) = ScaleWorkload.run(rounds: quick ? 3 : 5)

@@ -1,5 +1,9 @@
 #include "KVOLiteLockPrimitive.h"
 
+#if !defined(__APPLE__) && !defined(__linux__)
+#error "KVOLite supports Linux and Apple's platforms only: this platform has no lock here"
+#endif
+
 __attribute__((aligned(64))) kvolite_padded_lock_t
     kvolite_property_locks[KVOLITE_PROPERTY_LOCK_COUNT];
 
@@ -44,6 +48,4 @@ void kvolite_lock_release(kvolite_lock_t *lock) {
   }
 }
 
-#else
-#error "KVOLiteLockPrimitive: no lock for this platform"
 #endif

@@ -93,7 +93,8 @@ struct DependentKeyTests {
   func badAffectingPath() {
     let broken = Broken()
     #expect(
-      throws: KeyValueError.unknownKey(key: "nope", type: "Broken", path: "", suggestion: nil)
+      throws: KeyValueError.unknownKey(
+        key: "nope", type: "Address", path: "address", suggestion: nil)
     ) {
       _ = try broken.observe("derived") { _ in }
     }
@@ -105,8 +106,9 @@ final class Broken: KeyValueObservable {
   let observationRegistrar = ObservationRegistrar()
   static let observableKeys: ObservableKeys<Broken> = [
     .attribute("value", \.value),
-    .derived("derived", \.derived, affectedBy: ["value", "nope"]),
+    .derived("derived", \.derived, affectedBy: ["value", "address.nope"]),
   ]
   @Observed var value = 0
+  @Observed var address = Address()
   var derived: Int { value }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KVOLite
 import KVOLiteTestSupport
+import StrippedReflectionFixture
 import Testing
 
 /// A typed key path that cannot be observed is a programming error, as in Foundation: the
@@ -60,7 +61,7 @@ struct TypedKeyPathTrapTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       message.contains(
-        #"KVOLite: cannot observe "plain" of Person is not an @Observed property, so it never notifies"#
+        #"KVOLite: cannot observe Person.plain: "plain" of Person is not an @Observed property, so it never notifies"#
       ))
   }
 
@@ -73,7 +74,7 @@ struct TypedKeyPathTrapTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       message.contains(
-        #"KVOLite: cannot observe key path from Parcel to Optional<String> is not made of keys of Parcel (@Observed properties and keys declared in Parcel.observableKeys; an optional chain such as \.sender?.name is observed by string key path)"#
+        #"KVOLite: cannot observe the key path from Parcel to Optional<String>: it is not made of keys of Parcel (@Observed properties and keys declared in Parcel.observableKeys; an optional chain such as \.sender?.name is observed by string key path)"#
       ))
   }
 
@@ -84,7 +85,39 @@ struct TypedKeyPathTrapTests {
         _ = Broken().observe(\.derived) { _, _ in }
       })
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-    #expect(message.contains(#"KVOLite: cannot observe Broken has no key "nope""#))
+    #expect(
+      message.contains(
+        #"KVOLite: cannot observe Broken.derived: Address has no key "nope" (after "address")"#))
+  }
+
+  @Test(
+    "a derived key affected by a key its class lacks stops the program at the class's first use, naming both and the close match"
+  )
+  func mistypedAffectingKey() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = try? MistypedTeam().value(forKey: "members")
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains(
+        #"KVOLite: MistypedTeam.observableKeys declares the derived key "total" affected by "membrs.count", but MistypedTeam has no key "membrs"; did you mean "members"?"#
+      ))
+  }
+
+  @Test(
+    "a model built without reflection metadata stops the program at its first use, naming the cause"
+  )
+  func strippedReflection() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = StrippedModel().observe(\.name) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains(
+        "KVOLite: the Swift runtime lists no stored property of StrippedModel, not even its observationRegistrar, so its @Observed properties cannot be found: its module was built without reflection metadata (-disable-reflection-metadata or -reflection-metadata-for-debugger-only); build it with reflection metadata"
+      ))
   }
 
 }
@@ -92,4 +125,14 @@ struct TypedKeyPathTrapTests {
 extension Address {
   /// Computed, reading one `@Observed` property, and not declared: not a key.
   fileprivate var line: String { street.uppercased() }
+}
+
+/// A derived key whose affecting path starts with a key the class does not have.
+final class MistypedTeam: KeyValueObservable {
+  let observationRegistrar = ObservationRegistrar()
+  static let observableKeys: ObservableKeys<MistypedTeam> = [
+    .derived("total", \.total, affectedBy: ["members", "membrs.count"])
+  ]
+  @Observed var members = 0
+  var total: Int { members }
 }

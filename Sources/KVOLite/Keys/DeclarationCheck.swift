@@ -38,20 +38,30 @@ extension KeyValueObservable {
     _ error: KeyValueError, keyPath: AnyKeyPath, object: Self, action: String = "observe"
   ) -> String {
     let table = KeyTable.of(object)
-    var message = "cannot \(action) \(error)"
+    let declared = table.entries.first { $0.keyPath == keyPath }.map {
+      "\(table.typeName).\($0.name)"
+    }
+    let subject = declared ?? "the key path \(KeyTable.describe(keyPath))"
+    var message = "cannot \(action) \(subject): \(error)"
     if case .undeclaredKeyPath = error {
-      if let name = table.propertyName(
-        of: keyPath, in: object, reading: { ($0 as! Self)[keyPath: keyPath] as Any })
+      if declared == nil,
+        let name = table.propertyName(
+          of: keyPath, in: object, reading: { ($0 as! Self)[keyPath: keyPath] as Any })
       {
         message =
           "cannot \(action) \(name): it is not an @Observed property, so it never notifies"
           + " (mark it @Observed)"
       } else if KeyPathComponents.identities(of: keyPath)?.count == 1 {
         message =
-          "cannot \(action) the key path \(KeyTable.describe(keyPath)): it is neither an"
-          + " @Observed property nor a key declared in \(table.typeName).observableKeys (mark a"
-          + " stored property @Observed; declare a computed one as a derived key, with the key"
-          + " paths it reads: .derived(\"name\", \\.name, affectedBy: [\"…\"]))"
+          "cannot \(action) \(subject): it is neither an @Observed property nor a key declared"
+          + " in \(table.typeName).observableKeys (mark a stored property @Observed; declare a"
+          + " computed one as a derived key, with the key paths it reads: .derived(\"name\","
+          + " \\.name, affectedBy: [\"…\"]))"
+      } else {
+        message =
+          "cannot \(action) \(subject): it is not made of keys of \(table.typeName) (@Observed"
+          + " properties and keys declared in \(table.typeName).observableKeys; an optional"
+          + " chain such as \\.sender?.name is observed by string key path)"
       }
     }
     let others = table.problems(probing: object).filter { !message.contains($0) }

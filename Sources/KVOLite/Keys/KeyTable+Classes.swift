@@ -68,6 +68,7 @@ extension KeyTable {
       }
       entries[existing] = declared
     }
+    problems += unknownAffectingKeys(type.observableKeys.table.entries, among: entries, typeName)
     if !problems.isEmpty {
       fatalError("KVOLite: " + problems.joined(separator: "; "))
     }
@@ -78,9 +79,20 @@ extension KeyTable {
 
   /// The key of each ``Observed`` stored property of `type` and its superclasses, with the
   /// offset of its storage, in declaration order (superclasses first).
+  /// Stops the program if the runtime lists no stored property of `type` at all — not even the
+  /// registrar its conformance stores: its module was built without reflection metadata, and
+  /// its ``Observed`` properties cannot be found.
   private static func fields<Root: KeyValueObservable>(of type: Root.Type) -> [(KeyEntry, Int)] {
+    let listed = StoredFields.of(type)
+    if listed.isEmpty {
+      fatalError(
+        "KVOLite: the Swift runtime lists no stored property of \(type), not even its"
+          + " observationRegistrar, so its @Observed properties cannot be found: its module was"
+          + " built without reflection metadata (-disable-reflection-metadata or"
+          + " -reflection-metadata-for-debugger-only); build it with reflection metadata")
+    }
     var found: [(KeyEntry, Int)] = []
-    for field in StoredFields.of(type) {
+    for field in listed {
       guard let storage = field.type as? any DiscoverableStorage.Type else { continue }
       // A property wrapper's storage is named after the property, with an underscore.
       guard field.name.hasPrefix("_") else { continue }
@@ -89,5 +101,27 @@ extension KeyTable {
         (storage.discoveredEntry(name: key, offset: field.offset, in: type), field.offset))
     }
     return found
+  }
+
+  /// A problem for each key that a derived key of `declared` is affected by and that is not a
+  /// key of the class (`entries`): the first key of each affecting path, which names a key of
+  /// the declaring class itself. (The rest of a path names keys of other classes, checked when
+  /// the path is first resolved.)
+  private static func unknownAffectingKeys(
+    _ declared: [KeyEntry], among entries: [KeyEntry], _ typeName: String
+  ) -> [String] {
+    let names = entries.map(\.name)
+    var problems: [String] = []
+    for entry in declared where entry.role == .derived {
+      for path in entry.affectedBy {
+        let first = String(path.prefix { $0 != "." })
+        guard !first.hasPrefix("@"), !names.contains(first) else { continue }
+        let hint = Suggestion.closest(to: first, among: names).map { "; did you mean \"\($0)\"?" }
+        problems.append(
+          "\(typeName).observableKeys declares the derived key \"\(entry.name)\" affected by"
+            + " \"\(path)\", but \(typeName) has no key \"\(first)\"\(hint ?? "")")
+      }
+    }
+    return problems
   }
 }

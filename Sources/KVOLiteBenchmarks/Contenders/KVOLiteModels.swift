@@ -48,3 +48,15 @@ final class KVOLiteCart: KeyValueObservable, @unchecked Sendable {
   @Observed var lastName = "Smith"
   var fullName: String { firstName + " " + lastName }
 }
+
+/// An element of workload L's relationship: one observable key.
+final class KVOLiteItem: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var weight = 0.0
+}
+
+/// Workload L's model: a to-many relationship whose elements' key is observed.
+final class KVOLiteShelf: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var items: [KVOLiteItem] = []
+}

@@ -36,7 +36,7 @@ enum Report {
   /// The memory target: 1.5 times the floor's closure, below every peer.
   static let memoryTarget = Target(1.5, ahead: .all, saying: "below")
 
-  static func printMemory(_ rows: [MemoryWorkload.Row]) {
+  static func printMemory(_ name: String, _ rows: [MemoryWorkload.Row]) {
     let floor = rows.first { $0.name == "floor" }?.bytesPerObservation
     let values = rows.compactMap { row in
       row.bytesPerObservation.map { (name: row.name, value: $0) }
@@ -50,7 +50,7 @@ enum Report {
           memoryTarget, ratio: zip(row.bytesPerObservation, floor).map { $0 / $1 },
           value: row.bytesPerObservation ?? .infinity, among: values) : ""
       Swift.print(
-        "| M  heap bytes per observation (100k) | \(row.name) | \(shown) | — | \(ratio) | \(target) |"
+        "| \(name) | \(row.name) | \(shown) | — | \(ratio) | \(target) |"
       )
     }
   }
