@@ -112,7 +112,7 @@ struct PublisherSourcesTests {
   }
 
   @Test(
-    "Future: the subscription keeps its future (its mirror's parent) while it delivers, and lets go of it after"
+    "Future: the subscription keeps its future (its mirror's parent) while it delivers the promise's result, and lets go of it after; after a request, it keeps it"
   )
   func futureKeepsParentWhileDelivering() {
     /// Records, at each event, whether its subscription's mirror has a future as `parent`.
@@ -121,6 +121,8 @@ struct PublisherSourcesTests {
       typealias Failure = TestError
       var subscription: (any Subscription)?
       var seen: [String] = []
+      let requesting: Bool
+      init(requesting: Bool = true) { self.requesting = requesting }
       var hasParent: Bool {
         let parent = subscription.flatMap {
           Mirror(reflecting: $0).children.first { $0.label == "parent" }?.value
@@ -129,7 +131,7 @@ struct PublisherSourcesTests {
       }
       func receive(subscription: any Subscription) {
         self.subscription = subscription
-        subscription.request(.unlimited)
+        if requesting { subscription.request(.unlimited) }
         seen.append("subscription: \(hasParent)")
       }
       func receive(_ input: Int) -> Subscribers.Demand {
@@ -153,6 +155,14 @@ struct PublisherSourcesTests {
     Future<Int, TestError> { fail = $0 }.subscribe(failing)
     fail?(.failure(TestError()))
     #expect(failing.seen == ["subscription: true", "completion: true"] && !failing.hasParent)
+    // Delivered on a request, after the promise: the subscription keeps its future, as
+    // Combine's does.
+    let fulfilled = Future<Int, TestError> { $0(.success(2)) }
+    let late = ParentWatcher(requesting: false)
+    fulfilled.subscribe(late)
+    late.subscription?.request(.max(1))
+    #expect(
+      late.seen == ["subscription: true", "value: true", "completion: true"] && late.hasParent)
   }
 
   @Test("Future's promise can be called from many threads at once: one result, delivered once")
