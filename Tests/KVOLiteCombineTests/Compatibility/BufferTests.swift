@@ -115,6 +115,20 @@ struct BufferTests {
       ])
   }
 
+  @Test(
+    "a failure that arrives while upstream is asked, before downstream has its subscription, follows the subscription (a deliberate difference: Combine sends it first)"
+  )
+  func failureBeforeTheHandover() {
+    let subscriber = TrackingSubscriber<Int, TestError>(onSubscribe: { _ in })
+    Future<Int, TestError> { $0(.failure(TestError())) }
+      .buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .failed(TestError())])
+    let asking = TrackingSubscriber<Int, TestError>()
+    Future<Int, TestError> { $0(.failure(TestError())) }
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(asking)
+    #expect(asking.events == [.subscription, .failed(TestError())])
+  }
+
   @Test("cancel cancels upstream once and drops what is buffered")
   func cancelling() {
     let (history, upstream, subscriber) = make(size: 2, prefetch: .byRequest, whenFull: .dropNewest)
