@@ -67,7 +67,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable override func offer(_ value: Output) {
     delivery.withLock {
       lock.lock()
-      guard machine.offer(ignoringDemand: kind == .ignoresDemand) == .deliver else {
+      guard machine.offer(ignoringDemand: kind.ignoresDemand) == .deliver else {
         return lock.unlock()
       }
       let downstream = self.downstream.value
@@ -133,7 +133,7 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     let (owner, downstream, demand) = lock.withLock {
       (self.owner, self.downstream.valueIfFull, machine.demand)
     }
-    if kind == .ignoresDemand { return Mirror(self, children: [("downstream", downstream as Any)]) }
+    if kind.ignoresDemand { return Mirror(self, children: [("downstream", downstream as Any)]) }
     return Mirror(
       self,
       children: [

@@ -60,7 +60,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     lock.unlock()
     guard case .offer(let targets) = action else { return }
     for conduit in targets { conduit?.offer(value) }
-    if kind == .published { lock.withLock { machine.store(value) } }
+    if kind.storesAfterSending { lock.withLock { machine.store(value) } }
   }
 
   /// Stores `value` without sending it (a current-value subject's `value` set after
@@ -89,7 +89,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   /// A subscriber asked for values: the first time, a passthrough subject asks its upstreams.
   @inlinable func acknowledgeDemand() {
-    guard kind == .passthrough else { return }
+    guard !kind.asksUpstreamsAtOnce else { return }
     perform(lock.withLock { machine.acknowledgeDemand() })
   }
 

@@ -16,4 +16,17 @@ enum SubjectKind: Sendable {
 
   /// Whether the subject keeps a current value, which a new subscriber receives first.
   @inlinable var hasValue: Bool { self == .currentValue || self == .published }
+
+  /// Whether a value is stored before it is sent (`CurrentValueSubject`).
+  @inlinable var storesBeforeSending: Bool { self == .currentValue }
+
+  /// Whether a value is stored after it is sent (`@Published`, which sends in willSet).
+  @inlinable var storesAfterSending: Bool { self == .published }
+
+  /// Whether every value goes out, whatever the subscriber's demand.
+  @inlinable var ignoresDemand: Bool { self == .ignoresDemand }
+
+  /// Whether the subject asks its upstreams for values as soon as it has them (otherwise,
+  /// once one of its subscribers has asked).
+  @inlinable var asksUpstreamsAtOnce: Bool { self != .passthrough }
 }

@@ -92,7 +92,7 @@ struct SubjectStateMachine<Output, Failure: Error> {
   /// with ``store(_:)``); nothing happens after completion.
   @inlinable mutating func send(_ value: Output) -> SendAction {
     guard case .active = state else { return .none }
-    if kind == .currentValue { current = value }
+    if kind.storesBeforeSending { current = value }
     return .offer(conduits)
   }
 
@@ -138,12 +138,12 @@ struct SubjectStateMachine<Output, Failure: Error> {
   /// now if a subscriber has already asked (passthrough) or at once (the other kinds).
   @inlinable mutating func receive(upstream subscription: any Subscription) -> UpstreamAction {
     upstreams.append(subscription)
-    return kind != .passthrough || downstreamAsked ? .requestUnlimited([subscription]) : .none
+    return kind.asksUpstreamsAtOnce || downstreamAsked ? .requestUnlimited([subscription]) : .none
   }
 
   /// A subscriber asked for values: the first time, a passthrough subject asks its upstreams.
   @inlinable mutating func acknowledgeDemand() -> UpstreamAction {
-    guard kind == .passthrough, !downstreamAsked else { return .none }
+    guard !kind.asksUpstreamsAtOnce, !downstreamAsked else { return .none }
     downstreamAsked = true
     return .requestUnlimited(upstreams)
   }
