@@ -23,7 +23,8 @@ struct SubjectConduitStateMachine: Equatable, Sendable {
   @usableFromInline enum State: Equatable, Sendable {
     /// The subscriber's demand left, and whether it has had the current value or a later one.
     case live(demand: Subscribers.Demand, hasCurrentValue: Bool)
-    case ended
+    /// The demand left when it ended, which its mirror still shows, as Combine's does.
+    case ended(demand: Subscribers.Demand)
   }
 
   /// What the owner does after ``offer(ignoringDemand:)``.
@@ -56,10 +57,11 @@ struct SubjectConduitStateMachine: Equatable, Sendable {
 
   @inlinable init() {}
 
-  /// The demand left (`.none` once ended).
+  /// The demand left (when it ended, once ended).
   @inlinable var demand: Subscribers.Demand {
-    if case .live(let demand, _) = state { return demand }
-    return .none
+    switch state {
+    case .live(let demand, _), .ended(let demand): demand
+    }
   }
 
   /// A value is offered: it goes out if the subscriber asked for it (or the kind ignores
@@ -104,15 +106,15 @@ struct SubjectConduitStateMachine: Equatable, Sendable {
 
   /// The subject completes.
   @inlinable mutating func finish() -> EndAction {
-    guard case .live = state else { return .none }
-    state = .ended
+    guard case .live(let demand, _) = state else { return .none }
+    state = .ended(demand: demand)
     return .end
   }
 
   /// The subscriber cancels.
   @inlinable mutating func cancel() -> EndAction {
-    guard case .live = state else { return .none }
-    state = .ended
+    guard case .live(let demand, _) = state else { return .none }
+    state = .ended(demand: demand)
     return .end
   }
 }

@@ -56,6 +56,23 @@ struct SubjectContractTests {
     #expect(weakSubject == nil)
   }
 
+  @Test(
+    "an ended subscription's mirror: no parent, subscriber or subject, and the demand it had left",
+    arguments: [true, false])
+  func mirrorAfterTheEnd(_ completing: Bool) throws {
+    let subject = PassthroughSubject<Int, TestError>()
+    let subscriber = TrackingSubscriber<Int, TestError>(onSubscribe: { $0.request(.max(12)) })
+    subject.subscribe(subscriber)
+    subject.send(1)
+    let subscription = try #require(subscriber.subscription)
+    if completing { subject.send(completion: .finished) } else { subscription.cancel() }
+    subscription.request(.max(3))
+    let children = Mirror(reflecting: subscription).children.map {
+      "\($0.label ?? ""): \($0.value)"
+    }
+    #expect(children == ["parent: nil", "downstream: nil", "demand: max(11)", "subject: nil"])
+  }
+
   /// How a subscription ends in ``releasesEverythingAtTheEnd(_:)``.
   enum Ending: CaseIterable, Sendable { case cancelled, finished, failed }
 

@@ -18,7 +18,7 @@ struct SubjectConduitStateMachineTests {
 
   static var ended: Machine {
     var machine = Machine()
-    machine.state = .ended
+    machine.state = .ended(demand: .max(3))
     return machine
   }
 
@@ -46,7 +46,7 @@ struct SubjectConduitStateMachineTests {
     var ended = Self.ended
     #expect(
       ended.offer(ignoringDemand: false) == .none && ended.offer(ignoringDemand: true) == .none)
-    #expect(ended.state == .ended)
+    #expect(ended.state == .ended(demand: .max(3)))
   }
 
   @Test("delivered: the answer adds to the demand while live")
@@ -57,7 +57,7 @@ struct SubjectConduitStateMachineTests {
     #expect(machine.state == .live(demand: .max(3), hasCurrentValue: true))
     var ended = Self.ended
     ended.delivered(answering: .max(2))
-    #expect(ended.state == .ended)
+    #expect(ended.state == .ended(demand: .max(3)))
   }
 
   @Test(
@@ -74,7 +74,8 @@ struct SubjectConduitStateMachineTests {
     #expect(passthrough.request(.unlimited, hasValue: false) == .acknowledgeDemand)
     #expect(passthrough.state == .live(demand: .unlimited, hasCurrentValue: false))
     var ended = Self.ended
-    #expect(ended.request(.max(1), hasValue: true) == .none && ended.state == .ended)
+    #expect(
+      ended.request(.max(1), hasValue: true) == .none && ended.state == .ended(demand: .max(3)))
   }
 
   @Test("takeCurrentValue: goes out once, with demand, unless already had or ended")
@@ -90,16 +91,16 @@ struct SubjectConduitStateMachineTests {
     #expect(ended.takeCurrentValue() == .none)
   }
 
-  @Test("finish and cancel: live -> ended, once")
+  @Test("finish and cancel: live -> ended, once, keeping the demand (the mirror shows it)")
   func endings() {
-    for start in [Self.live(.none), Self.live(.unlimited, hasCurrentValue: true)] {
-      var finished = start
-      #expect(finished.finish() == .end && finished.state == .ended)
+    for demand in [Subscribers.Demand.none, .max(11), .unlimited] {
+      var finished = Self.live(demand, hasCurrentValue: true)
+      #expect(finished.finish() == .end && finished.state == .ended(demand: demand))
       #expect(finished.finish() == .none && finished.cancel() == .none)
-      var cancelled = start
-      #expect(cancelled.cancel() == .end && cancelled.state == .ended)
+      var cancelled = Self.live(demand)
+      #expect(cancelled.cancel() == .end && cancelled.state == .ended(demand: demand))
       #expect(cancelled.cancel() == .none && cancelled.finish() == .none)
-      #expect(cancelled.demand == .none)
+      #expect(cancelled.demand == demand)
     }
   }
 }
