@@ -5,12 +5,12 @@ import KVOLiteLocking
 @usableFromInline
 final class PublishedBox<Value>: @unchecked Sendable {
   // @unchecked: `channel` is thread-safe; `assigned` is behind `lock`.
-  @usableFromInline let channel: PublishedChannel<Value>
+  @usableFromInline let channel: PublishedSubject<Value>
   private let lock = Lock()
   private var assigned: [AnyCancellable] = []
 
   init(_ value: Value) {
-    channel = PublishedChannel(value)
+    channel = PublishedSubject(value)
   }
 
   @inlinable var value: Value { channel.core.value }

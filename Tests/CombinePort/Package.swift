@@ -2,8 +2,10 @@
 import PackageDescription
 
 // A package that depends on KVOLite's Combine as a user's does, with the lines the README's
-// "Adding KVOLite to a package" shows, and code written for Apple's Combine, unchanged. CI
-// builds and runs it (.ci/run).
+// "Adding KVOLite to a package" shows, and code written for Apple's Combine, unchanged: a
+// library (MyLibrary) that backfills the members Apple added after Combine's first release, as
+// libraries written for that release do, and calls them, as the executable does. CI builds and
+// runs it (.ci/run).
 let package = Package(
   name: "CombinePort",
   platforms: [.macOS(.v15), .iOS(.v18)],

@@ -41,5 +41,9 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
 
 extension Publisher where Failure == Never {
   /// This publisher's values as an `AsyncSequence`.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
 }

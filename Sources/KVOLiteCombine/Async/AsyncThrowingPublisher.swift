@@ -43,5 +43,9 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
 
 extension Publisher {
   /// This publisher's values as an `AsyncSequence` that throws the publisher's failure.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
 }

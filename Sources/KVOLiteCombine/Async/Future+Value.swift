@@ -4,6 +4,10 @@ extension Future where Failure == Never {
   /// The future's value, once its promise has been called: Combine's `Future.value`. Awaiting
   /// subscribes to the future (which keeps the awaiting task waiting until the promise is
   /// called; cancelling the task does not end the wait, as in Combine).
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public var value: Output {
     get async {
       await withCheckedContinuation { continuation in
@@ -16,6 +20,10 @@ extension Future where Failure == Never {
 extension Future {
   /// The future's value, once its promise has been called, or its failure, thrown: Combine's
   /// `Future.value`. Awaiting subscribes to the future (see the non-throwing form).
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public var value: Output {
     get async throws {
       try await withCheckedThrowingContinuation { continuation in

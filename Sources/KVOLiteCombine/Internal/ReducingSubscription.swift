@@ -45,6 +45,9 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var status = SubscriptionStatus.awaitingSubscription
   @exclusivity(unchecked) @usableFromInline var result: Output?
+  /// The children of its mirror, made from the result, where Combine's differ from the
+  /// reducers' usual `downstream`, `result`, `initial` and `status` (`collect()`'s `count`).
+  @usableFromInline let mirrorChildren: ((Output?) -> [Mirror.Child])?
   @exclusivity(unchecked) @usableFromInline var downstreamRequested = false
   @exclusivity(unchecked) @usableFromInline var upstreamFinished = false
   @exclusivity(unchecked) @usableFromInline var cancelled = false
@@ -54,8 +57,10 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   @inlinable init(
     downstream: Downstream, name: String, initial: Output?,
     mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    mirrorChildren: ((Output?) -> [Mirror.Child])? = nil,
     body: @escaping (inout Output?, Input) -> ReducingStep<Downstream.Failure>
   ) {
+    self.mirrorChildren = mirrorChildren
     self.downstream = downstream
     self.name = name
     self.initial = initial
@@ -171,6 +176,7 @@ final class ReducingSubscription<Downstream: Subscriber, Input, UpstreamFailure:
   @usableFromInline var description: String { name }
   @usableFromInline var customMirror: Mirror {
     let (downstream, result, status) = lock.withLock { (self.downstream, self.result, self.status) }
+    if let mirrorChildren { return Mirror(self, children: mirrorChildren(result)) }
     return Mirror(
       self,
       children: [

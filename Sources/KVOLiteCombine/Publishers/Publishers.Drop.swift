@@ -38,7 +38,9 @@ extension Publishers {
 
 /// The subscription of `dropFirst`, with Combine's state machine: values are counted whatever
 /// the state, and once the count is used up handed on, even before the subscription and after
-/// the end; every completion is handed on (Combine's `Drop` has no end of its own). When it
+/// the end; every completion is handed on (Combine's `Drop` has no end of its own). A
+/// completion lets go of upstream's subscription, so a subscription upstream sends after it is
+/// taken and asked for the values still to drop plus everything requested meanwhile. When it
 /// completes or is cancelled it lets go of its downstream (after unlocking), keeping only a
 /// weak reference to it (see ``EndingDownstream``), so a subscriber that keeps this
 /// subscription is not kept alive by it.
@@ -118,8 +120,10 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
   @inlinable func request(_ demand: Subscribers.Demand) {
     require(demand > 0, "a subscriber must request at least one value, not \(demand)")
     lock.lock()
+    // As in Combine, what is asked while there is no subscription (before it, or after the
+    // end) is kept for the next one upstream sends.
     guard let subscription = upstream else {
-      if downstream.isFull { pendingDemand += demand }
+      pendingDemand += demand
       return lock.unlock()
     }
     lock.unlock()

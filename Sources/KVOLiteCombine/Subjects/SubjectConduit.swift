@@ -4,22 +4,24 @@ import KVOLiteLocking
 /// subject can keep a list of them.
 @usableFromInline
 class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+  /// Where it is in its core's list (guarded by the core's lock).
+  @exclusivity(unchecked) @usableFromInline var position = 0
   @usableFromInline init() {}
   @usableFromInline func offer(_ value: Output) {}
   @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {}
-  /// Whether it still has its subscriber (it has not finished or been cancelled).
-  @usableFromInline var isLive: Bool { false }
 }
 
 /// One subscriber's subscription to a subject (described as the subject's kind:
-/// "PassthroughSubject", "CurrentValueSubject", …).
+/// "PassthroughSubject", "CurrentValueSubject", …): the storage of a
+/// ``SubjectConduitStateMachine``, behind `lock`. Each method makes one transition with the
+/// lock held and performs the action it returns after unlocking.
 ///
-/// It keeps its subscriber and the subject (and so the subject's core) alive until it finishes
-/// or is cancelled, and lets go of all three then: an ended conduit that the core's list still
-/// holds (the list drops ended conduits in batches, see ``SubjectCore``) keeps nothing alive.
-/// Its state is behind `lock`; deliveries to the subscriber are serialized by `delivery`, a
+/// It keeps its subscriber and the subject (and so the subject's core) alive until it ends
+/// (finishes or is cancelled), and lets go of all three then; the core's list lets go of it
+/// then too (see ``SubjectCore``). Deliveries to the subscriber are serialized by `delivery`, a
 /// recursive lock, so that concurrent sends reach the subscriber one at a time and a send from
-/// inside the subscriber's `receive` is delivered at once.
+/// inside the subscriber's `receive` is delivered at once; the subscribing thread holds it
+/// while it hands the subscriber its subscription.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<
   Downstream.Input, Downstream.Failure
@@ -31,20 +33,16 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @usableFromInline typealias Output = Downstream.Input
   @usableFromInline typealias Failure = Downstream.Failure
 
-  @usableFromInline let kind: SubjectCore<Output, Failure>.Kind
+  @usableFromInline let kind: SubjectKind
   @usableFromInline let name: String
-  /// The subject's state, until the conduit ends.
-  @exclusivity(unchecked) @usableFromInline var core: SubjectCore<Output, Failure>?
   @usableFromInline let lock = Lock()
   @usableFromInline let delivery = RecursiveLock()
+  @exclusivity(unchecked) @usableFromInline var machine = SubjectConduitStateMachine()
+  /// The subject's state, until the conduit ends.
+  @exclusivity(unchecked) @usableFromInline var core: SubjectCore<Output, Failure>?
   @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
   /// The subscriber, until the conduit ends (a ``Slot``, not an `Optional`: see there).
   @usableFromInline let downstream: Slot<Downstream>
-  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-  /// Whether the subscriber has had the current value, or a later one (current-value kinds): a
-  /// value sent while it had no demand makes it wait for the next request, which then
-  /// delivers the latest value.
-  @exclusivity(unchecked) @usableFromInline var deliveredCurrentValue = false
 
   @inlinable init(core: SubjectCore<Output, Failure>, owner: AnyObject, downstream: Downstream) {
     self.core = core
@@ -54,32 +52,24 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     self.downstream = Slot(downstream)
   }
 
-  /// Ends the conduit: the subscriber, the owner and the core, for release after the lock. Call
-  /// with `lock` held.
+  /// What the conduit holds, let go of when it ends (the machine's `.end`): the subscriber,
+  /// the owner and the core, for the caller to use or release after unlocking. Call with
+  /// `lock` held.
   @inlinable func take() -> (Downstream?, AnyObject?, SubjectCore<Output, Failure>?) {
-    guard downstream.isFull else { return (nil, nil, nil) }
-    return (downstream.take(), owner.take(), core.take())
+    (downstream.take(), owner.take(), core.take())
   }
 
-  @inlinable override var isLive: Bool { lock.withLock { downstream.isFull } }
-
-  /// Delivers `value` if the subscriber is live and has demand for it.
+  /// Delivers `value` if the subscriber has demand for it (or the kind ignores demand).
   ///
-  /// The check and the delivery both happen with `delivery` held, and ``finish(_:)`` ends the
-  /// conduit before it takes `delivery` to send the completion: so a value either reaches the
-  /// subscriber before its completion or not at all, whichever thread sends what.
+  /// The transition and the delivery both happen with `delivery` held, and ``finish(_:)`` ends
+  /// the conduit before it takes `delivery` to send the completion: so a value either reaches
+  /// the subscriber before its completion or not at all, whichever thread sends what.
   @inlinable override func offer(_ value: Output) {
     delivery.withLock {
       lock.lock()
-      guard self.downstream.isFull else { return lock.unlock() }
-      if kind != .ignoresDemand {
-        guard demand > 0 else {
-          deliveredCurrentValue = false
-          return lock.unlock()
-        }
-        demand -= 1
+      guard machine.offer(ignoringDemand: kind.ignoresDemand) == .deliver else {
+        return lock.unlock()
       }
-      deliveredCurrentValue = true
       let downstream = self.downstream.value
       lock.unlock()
       receive(value, downstream)
@@ -91,14 +81,16 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable func receive(_ value: Output, _ downstream: Downstream) {
     let more = downstream.receive(value)
     guard more > 0 else { return }
-    lock.withLock { demand += more }
+    lock.withLock { machine.delivered(answering: more) }
   }
 
   @inlinable override func finish(_ completion: Subscribers.Completion<Failure>) {
-    let (downstream, owner, core) = lock.withLock { take() }
-    guard let downstream else { return }
+    lock.lock()
+    guard machine.finish() == .end else { return lock.unlock() }
+    let (downstream, owner, core) = take()
+    lock.unlock()
     withExtendedLifetime((owner, core)) {
-      delivery.withLock { downstream.receive(completion: completion) }
+      delivery.withLock { downstream?.receive(completion: completion) }
     }
   }
 
@@ -107,36 +99,41 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @inlinable func request(_ newDemand: Subscribers.Demand) {
     require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
     lock.lock()
-    guard self.downstream.isFull, let core else { return lock.unlock() }
-    demand += newDemand
-    guard kind.hasValue, !deliveredCurrentValue else {
-      lock.unlock()
-      return core.acknowledgeDemand()
-    }
+    let action = machine.request(newDemand, hasValue: kind.hasValue)
+    let core = self.core
     lock.unlock()
-    delivery.withLock {
-      lock.lock()
-      guard self.downstream.isFull, !deliveredCurrentValue, demand > 0 else { return lock.unlock() }
-      deliveredCurrentValue = true
-      demand -= 1
-      let downstream = self.downstream.value
-      lock.unlock()
-      receive(core.value, downstream)
+    switch action {
+    case .acknowledgeDemand: core?.acknowledgeDemand()
+    case .offerCurrentValue:
+      guard let core else { return }
+      delivery.withLock {
+        lock.lock()
+        guard machine.takeCurrentValue() == .deliver else { return lock.unlock() }
+        let downstream = self.downstream.value
+        lock.unlock()
+        receive(core.value, downstream)
+      }
+    case .none: break
     }
   }
 
   @inlinable func cancel() {
-    let (downstream, owner, core) = lock.withLock { take() }
-    guard let core else { return }
-    core.noteEnded()
+    lock.lock()
+    guard machine.cancel() == .end else { return lock.unlock() }
+    let (downstream, owner, core) = take()
+    lock.unlock()
+    core?.remove(self)
     withExtendedLifetime((downstream, owner)) {}
   }
 
   @usableFromInline var description: String { name }
+  /// Combine's children: `downstream` alone for `objectWillChange`'s subscriptions; `parent`,
+  /// `downstream`, `demand` and `subject` for the subjects' and `@Published`'s.
   @usableFromInline var customMirror: Mirror {
     let (owner, downstream, demand) = lock.withLock {
-      (self.owner, self.downstream.valueIfFull, self.demand)
+      (self.owner, self.downstream.valueIfFull, machine.demand)
     }
+    if kind.ignoresDemand { return Mirror(self, children: [("downstream", downstream as Any)]) }
     return Mirror(
       self,
       children: [

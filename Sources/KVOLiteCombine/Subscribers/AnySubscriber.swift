@@ -26,7 +26,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     box = AnySubscriberBox(
       subscription: subscriber.receive(subscription:), value: subscriber.receive(_:),
       completion: subscriber.receive(completion:), description: { String(describing: subscriber) },
-      mirror: { Mirror(reflecting: subscriber) })
+      mirror: {
+        (subscriber as? any CustomReflectable)?.customMirror ?? Mirror(subscriber, children: [:])
+      })
   }
 
   /// Wraps `subject`: values and the completion are sent into it, and its upstream
@@ -46,7 +48,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     box = AnySubscriberBox(
       subscription: { receiveSubscription?($0) }, value: { receiveValue?($0) ?? .none },
       completion: { receiveCompletion?($0) }, description: { "Anonymous AnySubscriber" },
-      mirror: nil)
+      mirror: { Mirror(reflecting: "Anonymous AnySubscriber") })
   }
 
   /// Passes `subscription` to the wrapped subscriber.
@@ -60,8 +62,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
   /// The name Combine gives this subscriber.
   public var description: String { box.description() }
-  /// The fields Combine's mirror of this subscriber shows.
-  public var customMirror: Mirror { box.mirror?() ?? Mirror(self, children: [:]) }
+  /// As Combine's: the wrapped subscriber's custom mirror, or a mirror of it with no children
+  /// when it has none; made from closures, the mirror of its description, a `String`.
+  public var customMirror: Mirror { box.mirror() }
   /// The same as ``description``.
   public var playgroundDescription: Any { description }
 }
@@ -74,14 +77,14 @@ final class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
   @usableFromInline let value: (Input) -> Subscribers.Demand
   @usableFromInline let completion: (Subscribers.Completion<Failure>) -> Void
   @usableFromInline let description: () -> String
-  @usableFromInline let mirror: (() -> Mirror)?
+  @usableFromInline let mirror: () -> Mirror
 
   @usableFromInline init(
     subscription: @escaping (any Subscription) -> Void,
     value: @escaping (Input) -> Subscribers.Demand,
     completion: @escaping (Subscribers.Completion<Failure>) -> Void,
     description: @escaping () -> String,
-    mirror: (() -> Mirror)?
+    mirror: @escaping () -> Mirror
   ) {
     self.subscription = subscription
     self.value = value

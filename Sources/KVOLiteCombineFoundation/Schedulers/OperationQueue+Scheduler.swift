@@ -5,10 +5,6 @@
   import KVOLiteCombine
 
   extension OperationQueue: Scheduler {
-    /// A point in time for an operation queue: a `Date` (Combine's
-    /// `OperationQueue.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime<OperationQueue>
-
     /// Options for scheduling on an operation queue (none yet, as in Combine).
     public struct SchedulerOptions: Sendable {}
 

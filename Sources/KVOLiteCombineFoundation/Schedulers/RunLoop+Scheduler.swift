@@ -4,9 +4,6 @@
   import KVOLiteCombine
 
   extension RunLoop: Scheduler {
-    /// A point in time on a run loop: a `Date` (Combine's `RunLoop.SchedulerTimeType`).
-    public typealias SchedulerTimeType = DateSchedulerTime<RunLoop>
-
     /// Options for scheduling on a run loop (none yet, as in Combine).
     public struct SchedulerOptions: Sendable {}
 

@@ -2,7 +2,8 @@
 enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
-      + SubjectScenarios.all + SubjectScaleScenarios.all + OperatorScenarios.all
+      + SubjectScenarios.all + SubjectHandoverScenarios.all + SubjectScaleScenarios.all
+      + OperatorScenarios.all
       + SequencingScenarios.all + BindingScenarios.all
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
       + BindingReleaseScenarios.all

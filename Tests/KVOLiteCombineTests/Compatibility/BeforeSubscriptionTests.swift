@@ -38,6 +38,49 @@ struct BeforeSubscriptionTests {
     #expect(lateSubscriber.events == [.subscription])
   }
 
+  /// `make(upstream)` cancelled through the object it subscribed upstream with, before
+  /// upstream's subscription; then the subscription comes. What it was asked for, and what the
+  /// subscriber saw.
+  static func cancelledBeforeSubscription<P: Publisher>(
+    _ make: (CustomPublisher<Int, Never>) -> P
+  ) -> (upstream: [Event<Int>], subscriber: [Event<P.Output>])
+  where P.Output: Equatable & Sendable {
+    let (upstream, subscriber) = attach(make)
+    #expect(upstream.subscriberAsSubscription != nil)
+    upstream.subscriberAsSubscription?.cancel()
+    upstream.sendSubscription()
+    return (upstream.history.all, subscriber.events)
+  }
+
+  @Test(
+    "drop(while:), tryDrop(while:), replaceError and replaceEmpty: a cancel before the subscription does nothing; the subscription is taken"
+  )
+  func cancelBeforeSubscriptionIsIgnored() {
+    let dropWhile = Self.cancelledBeforeSubscription { $0.drop { $0 < 3 } }
+    #expect(dropWhile.upstream == [.requested(.unlimited)])
+    #expect(dropWhile.subscriber == [.subscription])
+    let tryDropWhile = Self.cancelledBeforeSubscription { $0.tryDrop { $0 < 3 } }
+    #expect(tryDropWhile.upstream == [.requested(.unlimited)])
+    #expect(tryDropWhile.subscriber == [.subscription])
+    let failing = CustomPublisher<Int, TestError>(history: Log(), subscribesAtOnce: false)
+    let replaceError = TrackingSubscriber<Int, Never>()
+    failing.replaceError(with: 0).subscribe(replaceError)
+    #expect(failing.subscriberAsSubscription != nil)
+    failing.subscriberAsSubscription?.cancel()
+    failing.sendSubscription()
+    #expect(failing.history.all == [.requested(.unlimited)])
+    #expect(replaceError.events == [.subscription])
+    let replaceEmpty = Self.cancelledBeforeSubscription { $0.replaceEmpty(with: 0) }
+    #expect(replaceEmpty.upstream == [.requested(.unlimited), .requested(.unlimited)])
+    #expect(replaceEmpty.subscriber == [.subscription])
+    // The subscription taken after such a cancel is cancelled by the next one.
+    let (upstream, subscriber) = Self.attach { $0.drop { $0 < 3 } }
+    upstream.subscriberAsSubscription?.cancel()
+    upstream.sendSubscription()
+    subscriber.subscription?.cancel()
+    #expect(upstream.history.all == [.requested(.unlimited), .cancelled])
+  }
+
   @Test("encode and decode hand on a value and a completion")
   func coding() throws {
     let (upstream, subscriber) = Self.attach { $0.encode(encoder: JSONEncoder()) }

@@ -67,6 +67,16 @@ struct BreakpointTests {
     }
   }
 
+  @Test(
+    "with no debugger, SIGTRAP ends the process even where a handler intercepts it and returns (Swift's backtracer does on Linux)"
+  )
+  func stopsPastAHandler() async {
+    await #expect(processExitsWith: .signal(SIGTRAP)) {
+      signal(SIGTRAP) { _ in }
+      _ = Just(1).breakpoint(receiveOutput: { $0 == 1 }).sink { _ in }
+    }
+  }
+
   @Test("MergeMany.merge(with:) adds a publisher and stays a MergeMany")
   func mergeManyWith() {
     let merged: Publishers.MergeMany<Just<Int>> = Publishers.MergeMany(Just(1), Just(2))

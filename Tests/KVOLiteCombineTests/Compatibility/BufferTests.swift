@@ -93,6 +93,42 @@ struct BufferTests {
     #expect(finishing.all.suffix(2) == [.value(1), .finished])
   }
 
+  @Test(
+    "a failure that arrives while a batch is delivered follows the batch, never precedes its values (a deliberate difference: Combine sends the rest after the failure)"
+  )
+  func failureDuringDelivery() {
+    let history = Log<Event<Int>>()
+    let upstream = CustomPublisher<Int, TestError>(history: history)
+    let subscriber = TrackingSubscriber<Int, TestError>(
+      history: history, onSubscribe: { _ in },
+      onValue: { _ in
+        upstream.send(completion: .failure(TestError()))
+        return .none
+      })
+    upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+    for value in 1...5 { #expect(upstream.send(value) == .none) }
+    subscriber.subscription?.request(.max(3))
+    #expect(
+      history.all == [
+        .requested(.unlimited), .subscription, .value(1), .value(2), .value(3),
+        .failed(TestError()),
+      ])
+  }
+
+  @Test(
+    "a failure that arrives while upstream is asked, before downstream has its subscription, follows the subscription (a deliberate difference: Combine sends it first)"
+  )
+  func failureBeforeTheHandover() {
+    let subscriber = TrackingSubscriber<Int, TestError>(onSubscribe: { _ in })
+    Future<Int, TestError> { $0(.failure(TestError())) }
+      .buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .failed(TestError())])
+    let asking = TrackingSubscriber<Int, TestError>()
+    Future<Int, TestError> { $0(.failure(TestError())) }
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(asking)
+    #expect(asking.events == [.subscription, .failed(TestError())])
+  }
+
   @Test("cancel cancels upstream once and drops what is buffered")
   func cancelling() {
     let (history, upstream, subscriber) = make(size: 2, prefetch: .byRequest, whenFull: .dropNewest)

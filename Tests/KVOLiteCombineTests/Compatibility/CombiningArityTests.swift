@@ -35,6 +35,23 @@ struct CombiningArityTests {
     #expect(history.all == [.requested(.max(2)), .requested(.max(2)), .cancelled])
   }
 
+  @Test(
+    "zip: a failure reaches downstream first, then every upstream is cancelled, the failed one too")
+  func zipFailureCancelsEveryUpstream() {
+    let history = Log<Event<Int>>()
+    let a = CustomPublisher<Int, TestError>(history: history)
+    let b = CustomPublisher<Int, TestError>(history: history)
+    let c = CustomPublisher<Int, TestError>(history: history)
+    let subscriber = TrackingSubscriber<Int, TestError>(history: history)
+    a.zip(b, c) { $0 + $1 + $2 }.subscribe(subscriber)
+    b.send(completion: .failure(TestError()))
+    #expect(
+      history.all == [
+        .subscription, .requested(.unlimited), .requested(.unlimited), .requested(.unlimited),
+        .failed(TestError()), .cancelled, .cancelled, .cancelled,
+      ])
+  }
+
   @Test("zip of three and four, and with a transform; a failure fails at once")
   func zipArities() {
     let three: [[String]] = [1, 2].publisher.zip(["a", "b"].publisher, [true, false].publisher)

@@ -119,6 +119,23 @@ struct ConcatenateTests {
     #expect(prefix.subscriberMirror == [] && suffix.subscriberMirror == [])
   }
 
+  @Test(
+    "the subscription, the prefix's subscriber and the suffix's subscriber are three types, as Combine's"
+  )
+  func threeTypes() throws {
+    let prefix = CustomPublisher<Int, Never>(history: Log())
+    let suffix = CustomPublisher<Int, Never>(history: Log())
+    let subscriber = TrackingSubscriber<Int, Never>()
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(completion: .finished)
+    let subscription = try #require(subscriber.subscription)
+    let prefixSide = try #require(prefix.subscriber)
+    let suffixSide = try #require(suffix.subscriber)
+    #expect(type(of: subscription) != type(of: prefixSide))
+    #expect(type(of: subscription) != type(of: suffixSide))
+    #expect(type(of: prefixSide) != type(of: suffixSide))
+  }
+
   @Test("the suffix is subscribed when the prefix finishes, and asked for the demand left")
   func concatenate() {
     let history = Log<Event<Int>>()

@@ -57,6 +57,32 @@ struct DropTests {
   }
 
   @Test(
+    "after the completion, a new subscription from upstream is asked for what is left to drop plus what was requested since"
+  )
+  func subscriptionAfterTheEnd() {
+    let history = Log<Event<Int>>()
+    let upstream = CustomPublisher<Int, TestError>(history: history)
+    let subscriber = TrackingSubscriber<Int, TestError>(
+      history: history, onSubscribe: { _ in }, onValue: { _ in .max(2) })
+    upstream.dropFirst(4).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    subscriber.subscription?.cancel()
+    subscriber.subscription?.request(.max(20))
+    subscriber.subscription?.request(.max(5))
+    #expect(upstream.send(1) == .none)
+    let second = CustomSubscription<Int>(history: history)
+    upstream.sendSubscription(second)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .none)
+    #expect(upstream.send(4) == .none)
+    #expect(upstream.send(5) == .max(2))
+    #expect(
+      history.all == [
+        .subscription, .requested(.max(4)), .finished, .requested(.max(28)), .value(5),
+      ])
+  }
+
+  @Test(
     "the subscriber is released when the subscription ends (a deliberate difference: Combine keeps it)"
   )
   func lifecycle() {

@@ -68,4 +68,46 @@ struct IdentityTests {
     upstream.delay(for: 1, scheduler: ImmediateScheduler.shared).subscribe(delayed)
     #expect(!(delayed.subscription is any CustomStringConvertible))
   }
+
+  @Test(
+    "mirrors with Combine's children: assertNoFailure's file, line and prefix; collect()'s count; objectWillChange's downstream; @Published's parent, downstream, demand and subject"
+  )
+  func mirrors() {
+    let upstream = CustomPublisher<Int, TestError>(history: Log())
+    upstream.assertNoFailure("PREFIX", file: "Model.swift", line: 42)
+      .subscribe(TrackingSubscriber<Int, Never>())
+    #expect(upstream.subscriberDescription == "AssertNoFailure")
+    #expect(upstream.subscriberMirror == ["file: Model.swift", "line: 42", "prefix: PREFIX"])
+
+    let collected = TrackingSubscriber<[Int], TestError>(onSubscribe: { _ in })
+    let values = CustomPublisher<Int, TestError>(history: Log())
+    values.collect().subscribe(collected)
+    #expect(Self.children(collected.subscription!) == ["count: 0"])
+    values.send(1)
+    values.send(2)
+    #expect(Self.children(collected.subscription!) == ["count: 2"])
+
+    var willChange: (any Subscription)?
+    ObservableObjectPublisher().subscribe(
+      AnySubscriber<Void, Never>(receiveSubscription: { willChange = $0 }))
+    #expect(willChange.map { "\($0)" } == "ObservableObjectPublisher")
+    let willChangeChildren = willChange.map { Self.children($0) } ?? []
+    #expect(willChangeChildren.count == 1)
+    #expect(willChangeChildren.first?.hasPrefix("downstream: ") == true)
+    #expect(willChangeChildren.first?.contains("Anonymous AnySubscriber") == true)
+    final class Model: ObservableObject {
+      @Published var state = 0
+    }
+    let model = Model()
+    let published = TrackingSubscriber<Int, Never>(onSubscribe: { _ in })
+    model.$state.subscribe(published)
+    #expect(published.subscriptionDescription == "PublishedSubject")
+    let children = Mirror(reflecting: published.subscription!).children.map {
+      ($0.label ?? "", "\($0.value)")
+    }
+    #expect(children.map(\.0) == ["parent", "downstream", "demand", "subject"])
+    #expect(
+      children[0].1.contains("PublishedSubject") && children[3].1.contains("PublishedSubject"))
+    #expect(children[1].1.contains("TrackingSubscriber") && children[2].1 == "max(0)")
+  }
 }

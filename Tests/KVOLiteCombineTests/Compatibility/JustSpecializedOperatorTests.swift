@@ -113,6 +113,22 @@ struct JustSpecializedOperatorTests {
     #expect(Just(2).prepend([1]).append(3).outcome() == ["1", "2", "3", "finished"])
   }
 
+  @Test(
+    "prepend and append of a sequence ask it for its underestimatedCount (twice, once) and iterate it, never ask its count"
+  )
+  func sequenceCalls() {
+    let before = RecordingCollection([1, 2])
+    #expect(Just(3).prepend(before).sequence == [1, 2, 3])
+    #expect(
+      before.calls.all == [
+        "init(_:)", "underestimatedCount", "underestimatedCount", "makeIterator",
+      ]
+    )
+    let after = RecordingCollection([2, 3])
+    #expect(Just(1).append(after).sequence == [1, 2, 3])
+    #expect(after.calls.all == ["init(_:)", "underestimatedCount", "makeIterator"])
+  }
+
   @Test("a negative count or index traps, as in Combine")
   func traps() async {
     await #expect(processExitsWith: .failure) { _ = Just(1).dropFirst(-1) }

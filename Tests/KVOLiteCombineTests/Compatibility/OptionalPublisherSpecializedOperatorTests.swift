@@ -64,4 +64,14 @@ struct OptionalPublisherSpecializedOperatorTests {
     await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(at: -1) }
     await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.prefix(-1) }
   }
+
+  @Test("output(in:) traps on an upper bound of Int.max - 1 or more, as in Combine")
+  func outputInRangeUpperBound() async {
+    #expect(Optional(12).publisher.output(in: 0..<(Int.max - 2)).output == 12)
+    #expect(Optional(12).publisher.output(in: ...0).output == 12)
+    await #expect(processExitsWith: .failure) {
+      _ = Optional(12).publisher.output(in: 0..<(Int.max - 1))
+    }
+    await #expect(processExitsWith: .failure) { _ = Optional(12).publisher.output(in: 0...) }
+  }
 }

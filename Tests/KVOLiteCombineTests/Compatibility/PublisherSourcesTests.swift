@@ -111,6 +111,60 @@ struct PublisherSourcesTests {
     #expect(noDemand.events == [.subscription, .failed(TestError())])
   }
 
+  @Test(
+    "Future: the subscription keeps its future (its mirror's parent) while it delivers the promise's result, and lets go of it after; after a request, it keeps it"
+  )
+  func futureKeepsParentWhileDelivering() {
+    /// Records, at each event, whether its subscription's mirror has a future as `parent`.
+    final class ParentWatcher: Subscriber {
+      typealias Input = Int
+      typealias Failure = TestError
+      var subscription: (any Subscription)?
+      var seen: [String] = []
+      let requesting: Bool
+      init(requesting: Bool = true) { self.requesting = requesting }
+      var hasParent: Bool {
+        let parent = subscription.flatMap {
+          Mirror(reflecting: $0).children.first { $0.label == "parent" }?.value
+        }
+        return (parent as? Future<Int, TestError>?).flatMap { $0 } != nil
+      }
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        if requesting { subscription.request(.unlimited) }
+        seen.append("subscription: \(hasParent)")
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        seen.append("value: \(hasParent)")
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<TestError>) {
+        seen.append("completion: \(hasParent)")
+      }
+    }
+    var fulfil: ((Result<Int, TestError>) -> Void)?
+    let future = Future<Int, TestError> { fulfil = $0 }
+    let succeeding = ParentWatcher()
+    future.subscribe(succeeding)
+    fulfil?(.success(1))
+    #expect(
+      succeeding.seen == ["subscription: true", "value: true", "completion: true"]
+        && !succeeding.hasParent)
+    var fail: ((Result<Int, TestError>) -> Void)?
+    let failing = ParentWatcher()
+    Future<Int, TestError> { fail = $0 }.subscribe(failing)
+    fail?(.failure(TestError()))
+    #expect(failing.seen == ["subscription: true", "completion: true"] && !failing.hasParent)
+    // Delivered on a request, after the promise: the subscription keeps its future, as
+    // Combine's does.
+    let fulfilled = Future<Int, TestError> { $0(.success(2)) }
+    let late = ParentWatcher(requesting: false)
+    fulfilled.subscribe(late)
+    late.subscription?.request(.max(1))
+    #expect(
+      late.seen == ["subscription: true", "value: true", "completion: true"] && late.hasParent)
+  }
+
   @Test("Future's promise can be called from many threads at once: one result, delivered once")
   func futureRace() {
     /// The promise, handed to the racing threads (Combine's promise is thread-safe but not

@@ -66,6 +66,60 @@ struct SharingTests {
     #expect(history.all == [.requested(.unlimited), .cancelled])
   }
 
+  /// A connectable publisher that records its connections and their cancellation; its
+  /// connections do nothing when released (unlike an `AnyCancellable`).
+  final class RecordingConnectable: ConnectablePublisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    /// A connection: records its cancel.
+    final class Connection: Cancellable {
+      let log: Log<String>
+      init(log: Log<String>) { self.log = log }
+      func cancel() { log.append("disconnected") }
+    }
+    let log = Log<String>()
+    let subject = PassthroughSubject<Int, Never>()
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+      subject.subscribe(subscriber)
+    }
+    func connect() -> any Cancellable {
+      log.append("connected")
+      return Connection(log: log)
+    }
+  }
+
+  @Test(
+    "autoconnect: a subscriber attached from inside the first one's subscription connects again; the later connection is the one the last cancel ends"
+  )
+  func autoconnectReentrance() {
+    let upstream = RecordingConnectable()
+    let autoconnect = upstream.autoconnect()
+    let inner = TrackingSubscriber<Int, Never>()
+    let outer = TrackingSubscriber<Int, Never>(onSubscribe: { _ in autoconnect.subscribe(inner) })
+    autoconnect.subscribe(outer)
+    #expect(upstream.log.all == ["connected", "connected"])
+    outer.subscription?.cancel()
+    #expect(upstream.log.all == ["connected", "connected", "disconnected"])
+    inner.subscription?.cancel()
+    #expect(upstream.log.all == ["connected", "connected", "disconnected"])
+  }
+
+  @Test(
+    "autoconnect: a connection made for a subscriber that cancelled before it was made is cancelled at once (a deliberate difference: Combine keeps it)"
+  )
+  func autoconnectCancelBeforeConnect() {
+    let upstream = RecordingConnectable()
+    let autoconnect = upstream.autoconnect()
+    let subscriber = TrackingSubscriber<Int, Never>(onSubscribe: { $0.cancel() })
+    autoconnect.subscribe(subscriber)
+    #expect(upstream.log.all == ["connected", "disconnected"])
+    let next = TrackingSubscriber<Int, Never>()
+    autoconnect.subscribe(next)
+    upstream.subject.send(1)
+    #expect(next.events == [.subscription, .value(1)])
+    #expect(upstream.log.all == ["connected", "disconnected", "connected"])
+  }
+
   @Test("share: one upstream subscription for all subscribers, not replayed to late ones")
   func share() {
     var subscriptions = 0

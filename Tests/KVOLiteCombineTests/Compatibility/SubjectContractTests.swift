@@ -57,6 +57,60 @@ struct SubjectContractTests {
   }
 
   @Test(
+    "an ended subscription's mirror: no parent, subscriber or subject, and the demand it had left",
+    arguments: [true, false])
+  func mirrorAfterTheEnd(_ completing: Bool) throws {
+    let subject = PassthroughSubject<Int, TestError>()
+    let subscriber = TrackingSubscriber<Int, TestError>(onSubscribe: { $0.request(.max(12)) })
+    subject.subscribe(subscriber)
+    subject.send(1)
+    let subscription = try #require(subscriber.subscription)
+    if completing { subject.send(completion: .finished) } else { subscription.cancel() }
+    subscription.request(.max(3))
+    let children = Mirror(reflecting: subscription).children.map {
+      "\($0.label ?? ""): \($0.value)"
+    }
+    #expect(children == ["parent: nil", "downstream: nil", "demand: max(11)", "subject: nil"])
+  }
+
+  /// How a subscription ends in ``releasesEverythingAtTheEnd(_:)``.
+  enum Ending: CaseIterable, Sendable { case cancelled, finished, failed }
+
+  @Test(
+    "a cancelled, finished or failed subscription is released at once, with its subscriber, while the subject lives on",
+    arguments: Ending.allCases)
+  func releasesEverythingAtTheEnd(_ ending: Ending) {
+    /// Ends a subscription to `subject` and reports whether the subscriber and the
+    /// subscription are still alive, then whether the subject is once released.
+    func check<S: Subject>(_ make: () -> S) -> [Bool]
+    where S.Output == Int, S.Failure == TestError {
+      weak var weakSubject: S?
+      weak var weakSubscriber: TrackingSubscriber<Int, TestError>?
+      weak var weakSubscription: AnyObject?
+      var alive: [Bool] = []
+      do {
+        let subject = make()
+        weakSubject = subject
+        do {
+          let subscriber = TrackingSubscriber<Int, TestError>(onSubscribe: { _ in })
+          weakSubscriber = subscriber
+          subject.subscribe(subscriber)
+          weakSubscription = subscriber.subscription.map { $0 as AnyObject }
+        }
+        switch ending {
+        case .cancelled: (weakSubscription as? any Subscription)?.cancel()
+        case .finished: subject.send(completion: .finished)
+        case .failed: subject.send(completion: .failure(TestError()))
+        }
+        alive = [weakSubscriber != nil, weakSubscription != nil]
+      }
+      return alive + [weakSubject != nil]
+    }
+    #expect(check { PassthroughSubject<Int, TestError>() } == [false, false, false])
+    #expect(check { CurrentValueSubject<Int, TestError>(1) } == [false, false, false])
+  }
+
+  @Test(
     "setting a current value after completion stores it (send does not); subscribers get the completion"
   )
   func currentValueAfterCompletion() {

@@ -26,6 +26,26 @@ struct SubscriberTests {
     #expect(AnySubscriber<Int, Never>().receive(1) == .none)
   }
 
+  @Test(
+    "AnySubscriber's mirror: the wrapped subscriber's custom mirror, or one of it with no children; made of closures, its description's"
+  )
+  func anySubscriberMirror() {
+    let closures = Mirror(reflecting: AnySubscriber<Int, TestError>())
+    #expect(String(describing: closures.subjectType) == "String" && closures.children.isEmpty)
+    let subject = Mirror(reflecting: AnySubscriber(PassthroughSubject<Int, TestError>()))
+    #expect(
+      String(describing: subject.subjectType)
+        == "SubjectSubscriber<PassthroughSubject<Int, TestError>>"
+    )
+    #expect(
+      subject.children.map(\.label) == ["downstreamSubject", "upstreamSubscription", "subject"])
+    // TrackingSubscriber has stored properties but no custom mirror.
+    let plain = Mirror(reflecting: AnySubscriber(TrackingSubscriber<Int, TestError>()))
+    #expect(
+      String(describing: plain.subjectType) == "TrackingSubscriber<Int, TestError>"
+        && plain.children.isEmpty)
+  }
+
   @Test("subscribe(subject) feeds a subject, which asks upstream once its own subscriber asks")
   func subscribeSubject() {
     let history = Log<Event<Int>>()

@@ -94,6 +94,19 @@ struct SchedulerTimeTests {
       (RunLoop.SchedulerTimeType.Stride.microseconds(-3) * .nanoseconds(10)).magnitude == -3E-14)
   }
 
+  @Test(
+    "RunLoop's and OperationQueue's time types are distinct non-generic types, each with conformances of its own"
+  )
+  func distinctTimeTypes() {
+    let date = Date(timeIntervalSinceReferenceDate: 8)
+    #expect(String(describing: RunLoop.SchedulerTimeType.self) == "SchedulerTimeType")
+    #expect(String(describing: OperationQueue.SchedulerTimeType.Stride.self) == "Stride")
+    #expect(RunLoop.SchedulerTimeType(date).schedulerName == "RunLoop")
+    #expect(OperationQueue.SchedulerTimeType(date).schedulerName == "OperationQueue")
+    #expect(RunLoop.SchedulerTimeType.Stride(2).schedulerName == "RunLoop")
+    #expect(OperationQueue.SchedulerTimeType.Stride(2).schedulerName == "OperationQueue")
+  }
+
   /// An operation queue that records the operations added to it.
   final class RecordingQueue: OperationQueue, @unchecked Sendable {
     let added = Locked<[Operation]>([])
@@ -159,4 +172,26 @@ struct SchedulerTimeTests {
     #expect(dates.count == 1)
     #expect(dates.first.map { $0.timeIntervalSince(connected) >= 0.15 } == true)
   }
+}
+
+/// A conformance given to each scheduler's time type separately, as code written for Apple's
+/// Foundation may do (it did not compile when both were one generic type).
+protocol NamedSchedulerTime {
+  var schedulerName: String { get }
+}
+
+extension RunLoop.SchedulerTimeType: NamedSchedulerTime {
+  var schedulerName: String { "RunLoop" }
+}
+
+extension OperationQueue.SchedulerTimeType: NamedSchedulerTime {
+  var schedulerName: String { "OperationQueue" }
+}
+
+extension RunLoop.SchedulerTimeType.Stride: NamedSchedulerTime {
+  var schedulerName: String { "RunLoop" }
+}
+
+extension OperationQueue.SchedulerTimeType.Stride: NamedSchedulerTime {
+  var schedulerName: String { "OperationQueue" }
 }

@@ -1,11 +1,10 @@
 import KVOLiteLocking
 
-/// The subscription of ``Publishers/Buffer``.
-///
-/// One state behind one lock. Values leave through ``drain()``, one drain at a time: a drain
-/// started while another is delivering (re-entrantly, or from another thread) leaves the work
-/// to the running one, which loops until nothing is left to deliver, so values keep their order.
-/// Downstream is let go of once it has its completion, or on cancel.
+/// The subscription of ``Publishers/Buffer``: the storage of a ``BufferStateMachine``
+/// (Combine's state machine, described there), behind `lock`. Each method makes one transition
+/// with the lock held and performs the action it returns after unlocking; values leave through
+/// ``drain()``, one drain at a time. Downstream is let go of once it has its completion, or on
+/// cancel.
 final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
@@ -13,20 +12,12 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   // @unchecked: the mutable state is behind `lock`.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
+  private typealias Machine = BufferStateMachine<Input, Failure>
 
   /// The subscriber, until it has its completion or cancels.
   private var downstream: Downstream?
-  private let size: Int
-  private let prefetch: Publishers.PrefetchStrategy
-  private let whenFull: Publishers.BufferingStrategy<Failure>
   private let lock = Lock()
-  private var status = SubscriptionStatus.awaitingSubscription
-  private var demand = Subscribers.Demand.none
-  /// The values held, oldest first (a queue: dropping the oldest or delivering one at a time
-  /// takes constant time, not time proportional to the size).
-  private var values = FIFO<Input>()
-  private var terminal: Subscribers.Completion<Failure>?
-  private var draining = false
+  private var machine: Machine
   /// The threads running the `customError` closure, which Combine calls holding its lock.
   private var makingError = CallingThreads()
 
@@ -35,64 +26,52 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
     whenFull: Publishers.BufferingStrategy<Failure>
   ) {
     self.downstream = downstream
-    self.size = size
-    self.prefetch = prefetch
-    self.whenFull = whenFull
+    machine = Machine(size: size, prefetch: prefetch, whenFull: whenFull)
   }
 
   func receive(subscription: any Subscription) {
-    guard let downstream = lock.withLock({ status.accept(subscription) ? downstream : nil }) else {
-      return subscription.cancel()
+    let (action, downstream) = lock.withLock { (machine.receive(subscription), self.downstream) }
+    switch action {
+    case .cancel(let subscription): subscription.cancel()
+    case .start(let subscription, let demand):
+      if demand > 0 { subscription.request(demand) }
+      downstream?.receive(subscription: self)
+      if case .drain = lock.withLock({ machine.handedOver() }) { _ = drain() }
+    default: break
     }
-    switch prefetch {
-    case .keepFull: if size > 0 { subscription.request(.max(size)) }
-    case .byRequest: subscription.request(.unlimited)
-    }
-    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     trapIfMakingError()
-    guard case .subscribed(let subscription) = status, !hasFailed else {
+    let (action, dropped) = machine.receive(input)
+    guard case .makeError = action else {
       lock.unlock()
-      return .none
+      withExtendedLifetime(dropped) {}  // released after unlocking
+      guard case .drain = action else { return .none }
+      return drain()
     }
-    var dropped: Input?  // Released after unlocking.
-    defer { _ = dropped }
-    if values.count >= size {
-      switch whenFull {
-      case .dropNewest:
-        lock.unlock()
-        return drain()
-      case .dropOldest:
-        if !values.isEmpty { dropped = values.removeFirst() }
-      case .customError(let makeError):
-        // As Combine's: the failure waits for the next drain (downstream's next request).
-        makingError.enter()
-        lock.unlock()
-        let error = makeError()
-        lock.withLock {
-          makingError.leave()
-          terminal = .failure(error)
-        }
-        subscription.cancel()
-        return .none
-      }
-    }
-    if size > 0 { values.append(input) }
+    // As Combine's: the failure waits for the next drain (downstream's next request).
+    makingError.enter()
+    let whenFull = machine.whenFull
     lock.unlock()
-    return drain()
+    withExtendedLifetime(dropped) {}
+    guard case .customError(let makeError) = whenFull else { return .none }
+    let error = makeError()
+    let cancelling = lock.withLock { () -> Machine.Action in
+      makingError.leave()
+      return machine.madeError(error)
+    }
+    if case .cancel(let subscription) = cancelling { subscription.cancel() }
+    return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let accepted = lock.withLock { () -> Bool in
+    let action = lock.withLock { () -> Machine.Action in
       trapIfMakingError()
-      guard status.isSubscribed, terminal == nil else { return false }
-      terminal = completion
-      return true
+      return machine.receive(completion)
     }
-    if accepted { _ = drain() }
+    if case .drain = action { _ = drain() }
   }
 
   /// With the lock held: traps on an event from upstream sent from inside the `customError`
@@ -103,82 +82,57 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   }
 
   func request(_ newDemand: Subscribers.Demand) {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard let subscription = status.subscription else { return nil }
-      demand += newDemand
-      return subscription
-    }
-    guard let subscription else { return }
+    guard case .drainAndRequest(let subscription) = lock.withLock({ machine.request(newDemand) })
+    else { return }
     let more = drain()
     if more > 0 { subscription.request(more) }
   }
 
   func cancel() {
-    let (subscription, dropped) = lock.withLock {
-      () -> ((any Subscription)?, (Downstream?, FIFO<Input>)) in
-      guard let subscription = status.subscription else { return (nil, (nil, FIFO())) }
-      status = .terminal
-      defer { values = FIFO() }
-      return (subscription, (downstream.take(), values))
+    let (action, downstream) = lock.withLock { () -> (Machine.Action, Downstream?) in
+      let action = machine.cancel()
+      guard case .end = action else { return (action, nil) }
+      return (action, self.downstream.take())
     }
-    withExtendedLifetime(dropped) {}
-    subscription?.cancel()
-  }
-
-  /// Whether upstream failed or the buffer overflowed into a failure. Call with `lock` held.
-  private var hasFailed: Bool {
-    if case .failure? = terminal { return true }
-    return false
+    guard case .end(let subscription, let dropped) = action else { return }
+    withExtendedLifetime((downstream, dropped)) {}
+    subscription.cancel()
   }
 
   /// Delivers what downstream's demand allows, and a completion when it is due; returns how
   /// many more values to ask upstream for (one per value delivered, when keeping full).
   private func drain() -> Subscribers.Demand {
-    var upstreamDemand = Subscribers.Demand.none
     lock.lock()
-    guard !draining else {
+    guard machine.startDrain() else {
       lock.unlock()
       return .none
     }
-    while status.isSubscribed, let downstream {
-      if demand == .none || values.isEmpty {
-        // A failure goes out at once; a finish once the buffer is empty and there is demand.
-        let due: Bool
-        switch terminal {
-        case .failure?: due = true
-        case .finished?: due = demand > 0 && values.isEmpty
-        case nil: due = false
-        }
-        guard due, let completion = terminal else { break }
-        status = .terminal
-        let dropped = values
-        values = FIFO()
-        self.downstream = nil
+    while true {
+      switch machine.drain() {
+      case .stop(let upstreamDemand):
+        lock.unlock()
+        return upstreamDemand
+      case .complete(let completion, let dropped, let upstreamDemand):
+        let downstream = self.downstream.take()
         lock.unlock()
         withExtendedLifetime(dropped) {}
-        downstream.receive(completion: completion)
+        downstream?.receive(completion: completion)
         return upstreamDemand
+      case .deliver(let batch):
+        let downstream = self.downstream
+        lock.unlock()
+        var more = Subscribers.Demand.none
+        if let downstream { for value in batch { more += downstream.receive(value) } }
+        lock.lock()
+        machine.delivered(count: batch.count, answering: more)
       }
-      let count = demand.max.map { min($0, values.count) } ?? values.count
-      let batch = values.removeFirst(count)
-      demand -= count
-      draining = true
-      lock.unlock()
-      var more = Subscribers.Demand.none
-      for value in batch { more += downstream.receive(value) }
-      if prefetch == .keepFull { upstreamDemand += count }
-      lock.lock()
-      draining = false
-      demand += more
     }
-    lock.unlock()
-    return upstreamDemand
   }
 
   var description: String { "Buffer" }
   var customMirror: Mirror {
     let (values, status, demand, terminal) = lock.withLock {
-      (self.values, self.status, self.demand, self.terminal)
+      (machine.values, machine.state, machine.demand, machine.terminal)
     }
     return Mirror(
       self,

@@ -1,6 +1,8 @@
 import KVOLiteLocking
 
-/// The subscription of `flatMap`: one state behind `lock`; deliveries to downstream are
+/// The subscription of `flatMap`: the storage of a ``FlatMapStateMachine`` (Combine's state
+/// machine, described there), behind `lock`. Each method makes one transition with the lock
+/// held and performs the action it returns after unlocking; deliveries to downstream are
 /// serialized by `delivery` (a recursive lock, so that downstream may request from inside its
 /// `receive`). Nothing is called with `lock` held. Downstream and the transform are let go of
 /// when the subscription ends; as in Combine, a child's value that comes after the end is
@@ -13,27 +15,15 @@ final class FlatMapInner<Input, Child: Publisher, Downstream: Subscriber>: Subsc
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Child.Failure
+  private typealias Machine = FlatMapStateMachine<Child.Output, Failure>
 
   /// The subscriber, until the subscription ends.
   private var downstream: EndingDownstream<Downstream>
-  private let maxPublishers: Subscribers.Demand
   /// Makes a child from an upstream value; let go of when the subscription ends.
   private var transform: ((Input) -> Child)?
   private let lock = Lock()
   private let delivery = RecursiveLock()
-  private var outer: (any Subscription)?
-  private var outerFinished = false
-  private var children: [Int: any Subscription] = [:]
-  private var nextIndex = 0
-  private var pendingChildren = 0
-  private var demand = Subscribers.Demand.none
-  /// Values from children that found no demand, in arrival order.
-  private var buffer: [(index: Int, value: Child.Output)] = []
-  /// Downstream's `receive` is running: a request from inside it only adds demand.
-  private var inDownstream = false
-  /// A child is being asked for one more value from `request`: what it sends at once waits.
-  private var askingChild = false
-  private var ended = false
+  private var machine: Machine
   /// The threads cancelling the children because upstream failed.
   private var cancellingChildren = CallingThreads()
 
@@ -41,76 +31,78 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child
   ) {
     self.downstream = EndingDownstream(downstream)
-    self.maxPublishers = maxPublishers
     self.transform = transform
+    machine = Machine(maxPublishers: maxPublishers)
   }
 
-  // MARK: Downstream
+  /// What an ending action lets go of, to complete or release after unlocking.
+  private typealias Ended = (downstream: Downstream?, transform: ((Input) -> Child)?)
 
-  func request(_ newDemand: Subscribers.Demand) {
-    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+  /// Makes one transition with the lock held; returns its action and, when the action ends the
+  /// subscription, what it lets go of (marking, after upstream's failure, that this thread
+  /// cancels the children).
+  private func transition(_ body: (inout Machine) -> Machine.Action) -> (Machine.Action, Ended) {
     lock.lock()
-    if inDownstream {
-      demand += newDemand
-      return lock.unlock()
+    defer { lock.unlock() }
+    let action = body(&machine)
+    switch action {
+    case .complete(_, _, let afterUpstreamFailed, _):
+      if afterUpstreamFailed { cancellingChildren.enter() }
+      return (action, (downstream.end(), transform.take()))
+    case .end: return (action, (downstream.end(), transform.take()))
+    default: return (action, (nil, nil))
     }
-    guard !ended else { return lock.unlock() }
-    if newDemand == .unlimited {
-      demand = .unlimited
-      let waiting = buffer
-      buffer = []
-      let subscriptions = Array(children.values)
-      lock.unlock()
-      for (_, value) in waiting { _ = deliver(value) }
-      for subscription in subscriptions { subscription.request(.unlimited) }
-      lock.lock()
-    } else {
-      demand += newDemand
-      while !buffer.isEmpty, demand > 0 {
-        let (index, value) = buffer.removeFirst()
-        demand -= 1
-        let child = children[index]
-        lock.unlock()
+  }
+
+  /// Performs `action`, after unlocking.
+  private func perform(_ action: Machine.Action, _ ended: Ended) {
+    switch action {
+    case .none, .makeChild: break
+    case .cancel(let subscription): subscription.cancel()
+    case .request(let subscription, let demand): subscription.request(demand)
+    case .deliverHeld:
+      // Each value is taken under the delivery lock and delivered under it: a completion
+      // decided meanwhile waits for it.
+      while case .deliver(_, let child) = delivery.withLock({
+        () -> Machine.HeldStep in
+        let step = lock.withLock { machine.nextHeld() }
+        guard case .deliver(let value, _) = step else { return step }
         let more = deliver(value)
-        lock.lock()
-        demand += more
-        askingChild = true
-        lock.unlock()
+        lock.withLock { machine.deliveredHeld(answering: more) }
+        return step
+      }) {
         child?.request(.max(1))
-        lock.lock()
-        askingChild = false
+        lock.withLock { machine.askedChild() }
       }
+      finishIfDone()
+    case .deliverAllHeld(let children):
+      while delivery.withLock({ () -> Bool in
+        guard let value = lock.withLock({ machine.takeHeld() }) else { return false }
+        _ = deliver(value)
+        return true
+      }) {}
+      for child in children { child.request(.unlimited) }
+      finishIfDone()
+    case .complete(let completion, let cancelling, let afterUpstreamFailed, let dropped):
+      for subscription in cancelling { subscription.cancel() }
+      if afterUpstreamFailed { lock.withLock { cancellingChildren.leave() } }
+      withExtendedLifetime((ended.transform, dropped)) {}
+      guard let downstream = ended.downstream else { return }
+      delivery.withLock { downstream.receive(completion: completion) }
+    case .end(let cancelling, let dropped):
+      for subscription in cancelling { subscription.cancel() }
+      withExtendedLifetime((ended, dropped)) {}
     }
-    finishIfDone()
   }
 
-  func cancel() {
-    let (subscriptions, outer, released) = lock.withLock {
-      () -> ([any Subscription], (any Subscription)?, Ended?) in
-      guard !ended else { return ([], nil, nil) }
-      defer { children = [:] }
-      return (Array(children.values), self.outer.take(), end())
-    }
-    for subscription in subscriptions { subscription.cancel() }
-    outer?.cancel()
-    withExtendedLifetime(released) {}
+  /// Finishes downstream if upstream and every child have finished and nothing is held.
+  private func finishIfDone() {
+    let (action, ended) = transition { $0.finishIfDone() }
+    perform(action, ended)
   }
 
-  /// What the subscription lets go of when it ends, to complete or release after unlocking.
-  private typealias Ended = (
-    downstream: Downstream?, transform: ((Input) -> Child)?,
-    buffered: [(index: Int, value: Child.Output)]
-  )
-
-  /// Ends, with the lock held.
-  private func end() -> Ended {
-    ended = true
-    defer { buffer = [] }
-    return (downstream.end(), transform.take(), buffer)
-  }
-
-  /// Sends one value downstream, unless the subscription has ended; returns the demand it
-  /// answers with.
+  /// Sends one value downstream, unless the subscription has ended and its subscriber is gone;
+  /// returns the demand it answers with.
   private func deliver(_ value: Child.Output) -> Subscribers.Demand {
     delivery.withLock {
       lock.lock()
@@ -118,98 +110,58 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         lock.unlock()
         return .none
       }
-      inDownstream = true
+      machine.enterDownstream()
       lock.unlock()
       let more = downstream.receive(value)
-      lock.withLock { inDownstream = false }
+      lock.withLock { machine.leaveDownstream() }
       return more
     }
   }
 
-  private func send(_ completion: Subscribers.Completion<Failure>, to ended: Ended) {
-    guard let downstream = ended.downstream else { return }
-    delivery.withLock { downstream.receive(completion: completion) }
+  // MARK: Downstream
+
+  func request(_ newDemand: Subscribers.Demand) {
+    require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
+    let (action, ended) = transition { $0.request(newDemand) }
+    perform(action, ended)
   }
 
-  /// Finishes downstream if upstream and every child have finished and nothing waits; called
-  /// with `lock` held, returns with it released. Returns whether it finished.
-  @discardableResult
-  private func finishIfDone() -> Bool {
-    guard !ended, outerFinished, buffer.isEmpty, children.isEmpty, pendingChildren == 0 else {
-      lock.unlock()
-      return false
-    }
-    let ended = end()
-    lock.unlock()
-    send(.finished, to: ended)
-    return true
+  func cancel() {
+    let (action, ended) = transition { $0.cancel() }
+    perform(action, ended)
   }
 
   // MARK: Upstream
 
   // This object is also what `flatMap` subscribes to upstream, as in Combine.
 
-  func receive(subscription: any Subscription) { receiveOuter(subscription) }
-  func receive(_ input: Input) -> Subscribers.Demand { receiveOuter(input) }
-  func receive(completion: Subscribers.Completion<Failure>) { receiveOuter(completion) }
-
-  private func receiveOuter(_ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard outer == nil, !ended else { return false }
-      outer = subscription
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    subscription.request(maxPublishers)
+  func receive(subscription: any Subscription) {
+    let (action, ended) = transition { $0.receiveOuter(subscription) }
+    perform(action, ended)
   }
 
-  private func receiveOuter(_ input: Input) -> Subscribers.Demand {
-    guard let transform = lock.withLock({ ended ? nil : transform }) else { return .none }
-    let child = transform(input)
-    let index = lock.withLock { () -> Int in
-      defer { nextIndex += 1 }
-      pendingChildren += 1
-      return nextIndex
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let transform = lock.withLock { () -> ((Input) -> Child)? in
+      guard case .makeChild = machine.receiveOuterValue() else { return nil }
+      return self.transform
     }
+    guard let transform else { return .none }
+    let child = transform(input)
+    let index = lock.withLock { machine.childMade() }
     child.subscribe(ChildSide(index: index, inner: self))
     return .none
   }
 
-  private func receiveOuter(_ completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard !cancellingChildren.containsCurrent else {
-      lock.unlock()
-      fatalError(
-        "FlatMap received a completion from upstream while cancelling its publishers after "
-          + "upstream's failure (Combine traps too)")
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let (action, ended) = transition { machine in
+      if cancellingChildren.containsCurrent {
+        fatalError(
+          "FlatMap received a completion from upstream while cancelling its publishers after "
+            + "upstream's failure (Combine traps too)")
+      }
+      return machine.receiveOuter(completion)
     }
-    outer = nil
-    outerFinished = true
-    guard case .failure = completion else {
-      finishIfDone()
-      return
-    }
-    fail(completion, sparing: nil, upstreamFailed: true)
-  }
-
-  /// Ends with a failure, cancelling every child but `spared`; called with `lock` held,
-  /// returns with it released. While it cancels the children after upstream's failure, a
-  /// completion from upstream on the same thread traps (see `receiveOuter`).
-  private func fail(
-    _ completion: Subscribers.Completion<Failure>, sparing spared: Int?,
-    upstreamFailed: Bool = false
-  ) {
-    guard !ended else { return lock.unlock() }
-    let ended = end()
-    let subscriptions = children.filter { $0.key != spared }.map(\.value)
-    let children = self.children
-    self.children = [:]
-    if upstreamFailed { cancellingChildren.enter() }
-    lock.unlock()
-    for subscription in subscriptions { subscription.cancel() }
-    if upstreamFailed { lock.withLock { cancellingChildren.leave() } }
-    send(completion, to: ended)
-    _ = children
+    perform(action, ended)
   }
 
   // MARK: Children
@@ -237,43 +189,31 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveChild(_ subscription: any Subscription, _ index: Int) {
-    let first = lock.withLock { () -> Subscribers.Demand? in
-      pendingChildren -= 1
-      guard !ended else { return nil }
-      children[index] = subscription
-      return demand == .unlimited ? .unlimited : .max(1)
-    }
-    guard let first else { return subscription.cancel() }
-    subscription.request(first)
+    let (action, ended) = transition { $0.receiveChild(subscription, index: index) }
+    perform(action, ended)
   }
 
   private func receiveChild(_ value: Child.Output, _ index: Int) -> Subscribers.Demand {
-    // As in Combine, a child's value counts whatever the state: after the end, it still reaches
-    // a subscriber that is alive (see `EndingDownstream`).
-    lock.lock()
-    if demand == .unlimited {
-      lock.unlock()
-      _ = deliver(value)
-      return .none
+    // Decided under the delivery lock and delivered under it: a completion decided meanwhile
+    // waits for it.
+    delivery.withLock {
+      switch lock.withLock({ machine.receiveChild(value, index: index) }) {
+      case .deliverUnlimited:
+        _ = deliver(value)
+        return .none
+      case .hold:
+        return .none
+      case .deliver:
+        let more = deliver(value)
+        if more > 0 { lock.withLock { machine.delivered(answering: more) } }
+        return .max(1)
+      }
     }
-    if demand == .none || askingChild {
-      buffer.append((index, value))
-      lock.unlock()
-      return .none
-    }
-    demand -= 1
-    lock.unlock()
-    let more = deliver(value)
-    if more > 0 { lock.withLock { demand += more } }
-    return .max(1)
   }
 
   private func receiveChild(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
-    lock.lock()
-    guard case .finished = completion else { return fail(completion, sparing: index) }
-    children[index] = nil
-    guard !finishIfDone(), maxPublishers != .unlimited else { return }
-    lock.withLock { outer }?.request(.max(1))
+    let (action, ended) = transition { $0.receiveChild(completion, index: index) }
+    perform(action, ended)
   }
 
   var description: String { "FlatMap" }

@@ -30,7 +30,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = ConcatenateInner<Suffix, S>(downstream: subscriber, suffix: suffix)
-      prefix.subscribe(ConcatenateInner.Side(inner: inner, onSuffix: false))
+      prefix.subscribe(ConcatenateInner.Side<PrefixSide>(inner: inner))
     }
   }
 }
@@ -85,13 +85,14 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     self.suffix = suffix
   }
 
-  /// What `Concatenate` subscribes to its prefix or its suffix (`onSuffix`); shares the
+  /// What `Concatenate` subscribes to its prefix (`Side<PrefixSide>`) or its suffix
+  /// (`Side<SuffixSide>`): two types, as Combine's two subscribers are; both share the
   /// subscription's identifier.
-  struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+  struct Side<Position: ConcatenatePosition>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
   {
     let inner: ConcatenateInner
-    let onSuffix: Bool
+    var onSuffix: Bool { Position.isSuffix }
     var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
     var description: String { "Concatenate" }
     var customMirror: Mirror { Mirror(self, children: [:]) }
@@ -156,7 +157,7 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     if case .finished = completion, !onSuffix, let suffix {
       phase = .awaitingSuffix
       lock.unlock()
-      suffix.subscribe(Side(inner: self, onSuffix: true))
+      suffix.subscribe(Side<SuffixSide>(inner: self))
       return
     }
     phase = .ended
@@ -188,6 +189,21 @@ where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
   var description: String { "Concatenate" }
   var customMirror: Mirror { Mirror(self, children: [:]) }
   var playgroundDescription: Any { description }
+}
+
+/// Which of its two publishers a `Concatenate` subscriber is attached to.
+protocol ConcatenatePosition {
+  static var isSuffix: Bool { get }
+}
+
+/// The prefix, subscribed first.
+enum PrefixSide: ConcatenatePosition {
+  static var isSuffix: Bool { false }
+}
+
+/// The suffix, subscribed once the prefix has finished.
+enum SuffixSide: ConcatenatePosition {
+  static var isSuffix: Bool { true }
 }
 
 extension Publisher {

@@ -49,6 +49,11 @@ extension Publisher {
   /// of them are subscribed at once.
   ///
   ///     queries.flatMap { query in search(query) }
+  ///
+  /// Like the forms Apple added later (without `setFailureType`), a disfavored overload, so that
+  /// a library's own backfill of one of those wins where both are visible (see the Combine
+  /// compatibility article).
+  @_disfavoredOverload
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   )
@@ -59,6 +64,10 @@ extension Publisher {
 
   /// ``flatMap(maxPublishers:_:)`` for child publishers that cannot fail: they are given this
   /// publisher's failure type.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   )
@@ -71,6 +80,10 @@ extension Publisher {
 extension Publisher where Failure == Never {
   /// ``flatMap(maxPublishers:_:)`` for a publisher that cannot fail and child publishers that
   /// can: this publisher is given their failure type.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   )
@@ -80,6 +93,10 @@ extension Publisher where Failure == Never {
   }
 
   /// ``flatMap(maxPublishers:_:)`` when neither side can fail.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   )

@@ -35,22 +35,14 @@ extension Publishers {
 }
 
 /// The subscription of `switchToLatest`, which is also what it subscribes to upstream (as in
-/// Combine), with Combine's state machine:
+/// Combine): the storage of a ``SwitchToLatestStateMachine`` (Combine's state machine, described
+/// there), behind `lock`. Each method makes one transition with the lock held and performs the
+/// action it returns after unlocking; downstream is subscribed first, then upstream, which is
+/// asked for `.unlimited`.
 ///
-/// - downstream gets this subscription first; upstream is then subscribed and asked for
-///   `.unlimited`;
-/// - each publisher upstream sends cancels the current one and is subscribed; only the latest
-///   one's events count; its subscription is asked for the demand kept here (downstream's
-///   requests add to it and reach the current subscription);
-/// - a value from the latest publisher uses one unit of the demand (a value nobody asked for
-///   traps, as in Combine); its completion before its subscription traps, as in Combine;
-/// - upstream's `.finished` finishes downstream once the latest publisher has finished (or at
-///   once if there is none, and not while one is being subscribed); a failure of either fails
-///   downstream and cancels the other; after that, the latest publisher's values still reach
-///   the subscriber while it is alive (see ``EndingDownstream``), as in Combine.
-///
-/// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
-/// called with it held. A request for `.none` traps, as in Combine.
+/// Deliveries are serialized by a recursive lock; nothing is called with `lock` held. The
+/// subscriber is let go of at the end, then reached only while it is alive (see
+/// ``EndingDownstream``). A request for `.none` traps, as in Combine.
 final class SwitchToLatestInner<Child: Publisher, Downstream: Subscriber>: Subscriber,
   Subscription,
   CustomStringConvertible,
@@ -59,99 +51,78 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   // @unchecked: the mutable state is behind `lock`; downstream is called under `delivery`.
   typealias Input = Child
   typealias Failure = Child.Failure
+  private typealias Machine = SwitchToLatestStateMachine<Failure>
 
   private var downstream: EndingDownstream<Downstream>
   private let lock = Lock()
   private let delivery = RecursiveLock()
-  private var outer: (any Subscription)?
-  private var current: (any Subscription)?
-  private var currentIndex = 0
-  private var nextIndex = 1
-  private var awaitingCurrent = false
-  private var demand = Subscribers.Demand.none
-  private var cancelled = false
-  private var finished = false
-  private var sentCompletion = false
+  private var machine = Machine()
 
   init(downstream: Downstream) {
     self.downstream = EndingDownstream(downstream)
   }
 
-  /// Sends `completion` to the subscriber, let go of now (or, if it was already, to the one
-  /// still alive).
-  private func complete(_ completion: Subscribers.Completion<Failure>, ending: Downstream?) {
-    guard let downstream = ending ?? lock.withLock({ self.downstream.reachable }) else { return }
-    delivery.withLock { downstream.receive(completion: completion) }
+  /// Makes one transition with the lock held; returns its action and the subscriber the action
+  /// is for (the one it ends, or the one still alive).
+  private func transition(_ body: (inout Machine) -> Machine.Action) -> (
+    Machine.Action, Downstream?
+  ) {
+    lock.lock()
+    defer { lock.unlock() }
+    let action = body(&machine)
+    switch action {
+    case .complete: return (action, downstream.end() ?? downstream.reachable)
+    case .end: return (action, downstream.end())
+    case .deliver: return (action, downstream.reachable)
+    default: return (action, nil)
+    }
+  }
+
+  /// Performs `action`, after unlocking (a value is delivered by its caller).
+  private func perform(_ action: Machine.Action, _ subscriber: Downstream?) {
+    switch action {
+    case .none, .deliver, .switchTo: break
+    case .requestUnlimited(let subscription): subscription.request(.unlimited)
+    case .cancel(let subscription): subscription.cancel()
+    case .request(let subscription, let demand): subscription.request(demand)
+    case .complete(let completion, let cancelling):
+      for subscription in cancelling { subscription.cancel() }
+      guard let subscriber else { return }
+      delivery.withLock { subscriber.receive(completion: completion) }
+    case .end(let cancelling):
+      for subscription in cancelling { subscription.cancel() }
+      withExtendedLifetime(subscriber) {}
+    case .trap(let message): fatalError(message)
+    }
   }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard outer == nil, !cancelled else {
-      lock.unlock()
-      return subscription.cancel()
-    }
-    outer = subscription
-    lock.unlock()
-    subscription.request(.unlimited)
+    let (action, subscriber) = transition { $0.receiveOuter(subscription) }
+    perform(action, subscriber)
   }
 
   func receive(_ input: Child) -> Subscribers.Demand {
-    lock.lock()
-    guard !cancelled, !finished else {
-      lock.unlock()
-      return .none
-    }
-    let previous = current.take()
-    let index = nextIndex
-    currentIndex = index
-    nextIndex += 1
-    awaitingCurrent = true
-    lock.unlock()
+    let (action, _) = transition { $0.receiveOuterValue() }
+    guard case .switchTo(let index, let previous) = action else { return .none }
     previous?.cancel()
     input.subscribe(Side(outer: self, index: index))
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    outer = nil
-    finished = true
-    guard !cancelled else { return lock.unlock() }
-    switch completion {
-    case .finished:
-      guard !awaitingCurrent, current == nil else { return lock.unlock() }
-      sentCompletion = true
-      let ending = downstream.end()
-      lock.unlock()
-      complete(completion, ending: ending)
-    case .failure:
-      let current = self.current.take()
-      sentCompletion = true
-      let ending = downstream.end()
-      lock.unlock()
-      current?.cancel()
-      complete(completion, ending: ending)
-    }
+    let (action, subscriber) = transition { $0.receiveOuter(completion) }
+    perform(action, subscriber)
   }
 
   func request(_ newDemand: Subscribers.Demand) {
     require(newDemand > 0, "a subscriber must request at least one value, not \(newDemand)")
-    let current = lock.withLock { () -> (any Subscription)? in
-      demand += newDemand
-      return self.current
-    }
-    current?.request(newDemand)
+    let (action, subscriber) = transition { $0.request(newDemand) }
+    perform(action, subscriber)
   }
 
   func cancel() {
-    let (current, outer, ending) = lock.withLock {
-      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-      cancelled = true
-      return (self.current.take(), self.outer.take(), downstream.end())
-    }
-    current?.cancel()
-    outer?.cancel()
-    withExtendedLifetime(ending) {}
+    let (action, subscriber) = transition { $0.cancel() }
+    perform(action, subscriber)
   }
 
   // MARK: The latest publisher
@@ -179,61 +150,27 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
   }
 
   private func receiveChild(_ subscription: any Subscription, _ index: Int) {
-    lock.lock()
-    guard index == currentIndex, !cancelled, current == nil else {
-      lock.unlock()
-      return subscription.cancel()
-    }
-    current = subscription
-    awaitingCurrent = false
-    let demand = self.demand
-    lock.unlock()
-    if demand > 0 { subscription.request(demand) }
+    let (action, subscriber) = transition { $0.receiveLatest(subscription, index: index) }
+    perform(action, subscriber)
   }
 
   private func receiveChild(_ input: Child.Output, _ index: Int) -> Subscribers.Demand {
-    lock.lock()
-    guard index == currentIndex, !cancelled else {
-      lock.unlock()
-      return .none
+    // Decided under the delivery lock and delivered under it: a completion decided meanwhile
+    // waits for it.
+    let (action, more) = delivery.withLock { () -> (Machine.Action, Subscribers.Demand) in
+      let (action, subscriber) = transition { $0.receiveLatestValue(index: index) }
+      guard case .deliver = action, let subscriber else { return (action, .none) }
+      let more = subscriber.receive(input)
+      if more > 0 { lock.withLock { machine.delivered(answering: more) } }
+      return (action, more)
     }
-    guard demand > 0 else {
-      lock.unlock()
-      fatalError("SwitchToLatest received a value that its subscriber did not request")
-    }
-    demand -= 1
-    let downstream = self.downstream.reachable
-    lock.unlock()
-    guard let downstream else { return .none }
-    let more = delivery.withLock { downstream.receive(input) }
-    if more > 0 { lock.withLock { demand += more } }
+    if case .trap(let message) = action { fatalError(message) }
     return more
   }
 
   private func receiveChild(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
-    lock.lock()
-    guard index == currentIndex, !cancelled else { return lock.unlock() }
-    guard !awaitingCurrent else {
-      lock.unlock()
-      fatalError("SwitchToLatest received a completion before the subscription")
-    }
-    current = nil
-    switch completion {
-    case .finished:
-      guard finished, !sentCompletion else { return lock.unlock() }
-      sentCompletion = true
-      let ending = downstream.end()
-      lock.unlock()
-      complete(completion, ending: ending)
-    case .failure:
-      guard !sentCompletion else { return lock.unlock() }
-      cancelled = true
-      sentCompletion = true
-      let (outer, ending) = (self.outer.take(), downstream.end())
-      lock.unlock()
-      outer?.cancel()
-      complete(completion, ending: ending)
-    }
+    let (action, subscriber) = transition { $0.receiveLatest(completion, index: index) }
+    perform(action, subscriber)
   }
 
   var description: String { "SwitchToLatest" }
@@ -246,6 +183,11 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// one before.
   ///
   ///     queries.map { search($0) }.switchToLatest()  // only the latest search's results
+  ///
+  /// Like the forms Apple added later (without `setFailureType`), a disfavored overload, so that
+  /// a library's own backfill of one of those wins where both are visible (see the Combine
+  /// compatibility article).
+  @_disfavoredOverload
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
   }
@@ -253,6 +195,10 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
 
 extension Publisher where Output: Publisher, Failure == Never {
   /// ``switchToLatest()`` when this publisher cannot fail but its publishers can.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func switchToLatest()
     -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>>
   {
@@ -262,6 +208,10 @@ extension Publisher where Output: Publisher, Failure == Never {
 
 extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
   /// ``switchToLatest()`` when neither this publisher nor its publishers can fail.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
   }
@@ -269,6 +219,10 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
 
 extension Publisher where Output: Publisher, Output.Failure == Never {
   /// ``switchToLatest()`` when this publisher can fail but its publishers cannot.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public func switchToLatest()
     -> Publishers.SwitchToLatest<
       Publishers.SetFailureType<Output, Failure>,

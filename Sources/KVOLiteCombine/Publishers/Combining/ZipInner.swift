@@ -1,17 +1,13 @@
 import KVOLiteLocking
 
 /// The subscription of `zip` over any number of upstreams, whose values are kept type-erased
-/// in one queue per upstream and combined by `combine` (which knows their types).
+/// in one queue per upstream and combined by `combine` (which knows their types): the storage
+/// of a ``ZipStateMachine`` (Combine's state machine, described there), behind `lock`. Each
+/// method makes one transition with the lock held and performs the action it returns after
+/// unlocking.
 ///
-/// As Combine's: downstream is handed the subscription once every upstream has subscribed;
-/// downstream's demand is asked of every upstream, except that while a tuple is being
-/// delivered, what downstream requests (from inside `receive` or from another thread) goes back
-/// to the upstream whose value completed the tuple as that value's `receive` result, with the
-/// demand downstream answers (which the other upstreams are asked for); a tuple goes out as
-/// soon as every queue has a value; it finishes when an upstream has finished and its queue
-/// is empty (no more tuples are possible), cancelling the others, and fails at the first
-/// failure. Deliveries are serialized by a recursive lock, under which each tuple is also made,
-/// so tuples reach downstream in order and none follows the completion; nothing is called with
+/// Deliveries are serialized by a recursive lock, under which each tuple is also made, so
+/// tuples reach downstream in order and none follows the completion; nothing is called with
 /// `lock` held. Downstream is let go of when the subscription ends.
 final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   CustomReflectable,
@@ -19,27 +15,19 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
 {
   // @unchecked: the mutable state is behind `lock`.
   typealias Failure = Downstream.Failure
+  private typealias Machine = ZipStateMachine<Failure>
 
   /// The subscriber, until the subscription ends.
   private var downstream: Downstream?
   private let combine: ([Any]) -> Downstream.Input
   private let lock = Lock()
   private let delivery = RecursiveLock()
-  private var subscriptions: [(any Subscription)?]
-  private var queues: [FIFO<Any>]
-  private var finished: [Bool]
-  private var subscribedCount = 0
-  /// The upstream whose value completed the tuple being delivered, and what downstream has
-  /// requested meanwhile.
-  private var delivering: Int?
-  private var raisedWhileDelivering = Subscribers.Demand.none
+  private var machine: Machine
 
   init(downstream: Downstream, count: Int, combine: @escaping ([Any]) -> Downstream.Input) {
     self.downstream = downstream
     self.combine = combine
-    subscriptions = Array(repeating: nil, count: count)
-    queues = Array(repeating: FIFO(), count: count)
-    finished = Array(repeating: false, count: count)
+    machine = Machine(count: count)
   }
 
   /// The subscriber for upstream `index`.
@@ -58,110 +46,82 @@ final class ZipInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion, index) }
   }
 
-  private func receive(_ subscription: any Subscription, _ index: Int) {
+  /// Makes one transition with the lock held; returns its action and, when the action ends the
+  /// subscription, the subscriber it lets go of.
+  private func transition(_ body: (inout Machine) -> Machine.Action) -> (
+    Machine.Action, Downstream?
+  ) {
     lock.lock()
-    guard let downstream, subscriptions[index] == nil else {
-      lock.unlock()
-      return subscription.cancel()
+    defer { lock.unlock() }
+    let action = body(&machine)
+    switch action {
+    case .complete, .end: return (action, downstream.take())
+    case .handOverSubscription: return (action, downstream)
+    default: return (action, nil)
     }
-    subscriptions[index] = subscription
-    subscribedCount += 1
-    let all = subscribedCount == subscriptions.count
-    lock.unlock()
-    if all { downstream.receive(subscription: self) }
+  }
+
+  /// Performs `action`, after unlocking (a tuple is delivered by its caller).
+  private func perform(_ action: Machine.Action, _ subscriber: Downstream?) {
+    switch action {
+    case .none, .deliver: break
+    case .cancel(let subscription): subscription.cancel()
+    case .handOverSubscription: subscriber?.receive(subscription: self)
+    case .request(let subscriptions, let demand):
+      for subscription in subscriptions { subscription.request(demand) }
+    case .complete(let completion, let cancelling, let dropped):
+      // The values left in the queues are released after unlocking, with the rest.
+      withExtendedLifetime(dropped) {}
+      if let subscriber { delivery.withLock { subscriber.receive(completion: completion) } }
+      for subscription in cancelling { subscription.cancel() }
+    case .end(let cancelling, let dropped):
+      for subscription in cancelling { subscription.cancel() }
+      withExtendedLifetime((subscriber, dropped)) {}
+    }
+  }
+
+  private func receive(_ subscription: any Subscription, _ index: Int) {
+    let (action, subscriber) = transition { $0.receive(subscription, index: index) }
+    perform(action, subscriber)
   }
 
   private func receive(_ input: Any, _ index: Int) -> Subscribers.Demand {
-    let (answered, raised, others) = delivery.withLock {
-      () -> (Subscribers.Demand, Subscribers.Demand, [any Subscription]) in
+    let delivered = delivery.withLock {
+      () -> (answered: Subscribers.Demand, raised: Subscribers.Demand, others: [any Subscription])?
+      in
       lock.lock()
-      guard let downstream else {
+      let action = machine.receive(input, index: index)
+      guard case .deliver(let values, let others) = action, let downstream else {
         lock.unlock()
-        return (.none, .none, [])
+        return nil
       }
-      queues[index].append(input)
-      guard queues.allSatisfy({ !$0.isEmpty }) else {
-        lock.unlock()
-        return (.none, .none, [])
-      }
-      let values = queues.indices.map { queues[$0].removeFirst() }
-      let others = subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
-      delivering = index
       lock.unlock()
       let answered = downstream.receive(combine(values))
-      let raised = lock.withLock { () -> Subscribers.Demand in
-        defer {
-          delivering = nil
-          raisedWhileDelivering = .none
-        }
-        return raisedWhileDelivering
-      }
+      let raised = lock.withLock { machine.delivered() }
       return (answered, raised, others)
     }
+    guard let (answered, raised, others) = delivered else { return .none }
     // What downstream requested while delivering went to the others then.
     if answered > 0 { for other in others { other.request(answered) } }
-    finishIfExhausted()
+    let (action, subscriber) = transition { $0.finishIfExhausted() }
+    perform(action, subscriber)
     return answered + raised
   }
 
   private func receive(_ completion: Subscribers.Completion<Failure>, _ index: Int) {
-    guard case .failure = completion else {
-      lock.withLock { finished[index] = true }
-      return finishIfExhausted()
-    }
-    let ended = lock.withLock { () -> (Downstream, [any Subscription])? in
-      guard let downstream = downstream.take() else { return nil }
-      defer { subscriptions = subscriptions.map { _ in nil } }
-      return (
-        downstream, subscriptions.enumerated().compactMap { $0.offset == index ? nil : $0.element }
-      )
-    }
-    guard let (downstream, others) = ended else { return }
-    delivery.withLock { downstream.receive(completion: completion) }
-    for other in others { other.cancel() }
-  }
-
-  /// Finishes if an upstream has finished with nothing left in its queue.
-  private func finishIfExhausted() {
-    let ended = lock.withLock { () -> (Downstream, [any Subscription], [FIFO<Any>])? in
-      guard downstream != nil,
-        queues.indices.contains(where: { finished[$0] && queues[$0].isEmpty })
-      else { return nil }
-      let others = subscriptions.indices.compactMap { finished[$0] ? nil : subscriptions[$0] }
-      defer {
-        subscriptions = subscriptions.map { _ in nil }
-        queues = queues.map { _ in FIFO() }
-      }
-      // The values left in the queues are released after unlocking, with the rest.
-      return (downstream.take()!, others, queues)
-    }
-    guard let (downstream, others, _) = ended else { return }
-    delivery.withLock { downstream.receive(completion: .finished) }
-    for other in others { other.cancel() }
+    let (action, subscriber) = transition { $0.receive(completion, index: index) }
+    perform(action, subscriber)
   }
 
   func request(_ demand: Subscribers.Demand) {
     require(demand > 0, "a subscriber must request at least one value, not \(demand)")
-    let targets = lock.withLock { () -> [any Subscription] in
-      guard downstream != nil else { return [] }
-      guard let delivering else { return subscriptions.compactMap { $0 } }
-      raisedWhileDelivering += demand
-      return subscriptions.enumerated().compactMap { $0.offset == delivering ? nil : $0.element }
-    }
-    for target in targets { target.request(demand) }
+    let (action, subscriber) = transition { $0.request(demand) }
+    perform(action, subscriber)
   }
 
   func cancel() {
-    let (targets, downstream, queues) = lock.withLock {
-      () -> ([any Subscription], Downstream?, [FIFO<Any>]) in
-      defer {
-        subscriptions = subscriptions.map { _ in nil }
-        self.queues = self.queues.map { _ in FIFO() }
-      }
-      return (subscriptions.compactMap { $0 }, self.downstream.take(), self.queues)
-    }
-    for target in targets { target.cancel() }
-    withExtendedLifetime((downstream, queues)) {}
+    let (action, subscriber) = transition { $0.cancel() }
+    perform(action, subscriber)
   }
 
   var description: String { "Zip" }

@@ -8,8 +8,8 @@
 
 extension Publishers {
   /// A publisher that stops the process in the debugger when one of its closures returns
-  /// `true`: it raises `SIGTRAP` (with no debugger attached, that ends the process), then passes
-  /// the event on.
+  /// `true`: it raises `SIGTRAP` (with no debugger attached, that ends the process, even where
+  /// a handler such as Swift's backtracer intercepts the signal), then passes the event on.
   ///
   /// It passes upstream's subscription straight downstream, as Combine's does; its subscriber
   /// describes itself as "Breakpoint".
@@ -87,9 +87,41 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   var playgroundDescription: Any { description }
 }
 
-/// Raises `SIGTRAP`: a debugger stops here; without one, the process ends.
+/// Raises `SIGTRAP`: a debugger stops here; without one, the process ends, as it does under
+/// Combine.
+///
+/// A handler can intercept `SIGTRAP` and return (Swift's backtracer does, on Linux, by
+/// default: it prints a crash report and lets the program go on); then, with no debugger
+/// attached, the signal's default action is restored and the signal raised again, so that the
+/// process ends as it would have.
 private func stopInDebugger() {
   raise(SIGTRAP)
+  guard !debuggerAttached else { return }
+  signal(SIGTRAP, SIG_DFL)
+  raise(SIGTRAP)
+}
+
+/// Whether a debugger (a tracer) is attached to the process: on Linux, the `TracerPid` that
+/// `/proc/self/status` shows is not 0. Elsewhere, assumed (the first `raise` is all there is).
+private var debuggerAttached: Bool {
+  #if os(Linux) || os(Android)
+    let file = open("/proc/self/status", O_RDONLY)
+    guard file >= 0 else { return true }
+    defer { close(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    let status = String(decoding: bytes, as: UTF8.self)
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("TracerPid:") })
+    else { return true }
+    return line.dropFirst("TracerPid:".count).trimmingPrefix(while: \.isWhitespace) != "0"
+  #else
+    return true
+  #endif
 }
 
 extension Publisher {

@@ -2,7 +2,8 @@ extension Publishers {
   /// A publisher that stops the program if its upstream fails (a programming error), and
   /// otherwise passes everything on.
   ///
-  /// It adds no subscription of its own. Its subscriber describes itself as "AssertNoFailure".
+  /// It adds no subscription of its own. Its subscriber describes itself as "AssertNoFailure",
+  /// and its mirror shows `file`, `line` and `prefix`, as Combine's does.
   public struct AssertNoFailure<Upstream: Publisher>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Upstream.Output
@@ -64,7 +65,9 @@ extension Publishers {
       }
 
       @usableFromInline var description: String { "AssertNoFailure" }
-      @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+      @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("file", file as Any), ("line", line), ("prefix", prefix)])
+      }
       @usableFromInline var playgroundDescription: Any { description }
     }
   }

@@ -112,8 +112,11 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
     subscription?.request(demand)
   }
 
+  /// As in Combine, a cancel before upstream's subscription does nothing: the subscription,
+  /// when it comes, is taken and asked for values.
   func cancel() {
     let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      if case .awaitingSubscription = status { return (nil, nil) }
       replacementPending = false
       defer { status = .terminal }
       return (status.subscription, self.downstream.take())

@@ -116,8 +116,11 @@ where Downstream.Failure == Never {
     subscription?.request(newDemand)
   }
 
+  /// As in Combine, a cancel before upstream's subscription does nothing: the subscription,
+  /// when it comes, is taken.
   func cancel() {
     let (subscription, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      if case .awaitingSubscription = status { return (nil, nil) }
       defer {
         status = .terminal
         replacementPending = false

@@ -140,8 +140,14 @@ private final class DropWhileInner<UpstreamFailure: Error, Downstream: Subscribe
     lock.withLock { status.subscription }?.request(demand)
   }
 
+  /// As in Combine, a cancel before upstream's subscription does nothing: the subscription,
+  /// when it comes, is taken.
   func cancel() {
-    let (subscription, ended) = lock.withLock { (status.subscription, end()) }
+    let (subscription, ended) = lock.withLock {
+      () -> ((any Subscription)?, (downstream: Downstream?, predicate: Any?)?) in
+      if case .awaitingSubscription = status { return (nil, nil) }
+      return (status.subscription, end())
+    }
     withExtendedLifetime(ended) {}
     subscription?.cancel()
   }

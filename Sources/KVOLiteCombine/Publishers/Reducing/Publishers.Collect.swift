@@ -1,6 +1,7 @@
 extension Publishers {
   /// A publisher of all its upstream's values in one array, when it finishes (an empty array if
-  /// there were none). Its subscription is "Collect".
+  /// there were none). Its subscription is "Collect"; its mirror shows the `count` of values
+  /// collected so far, as Combine's does.
   public struct Collect<Upstream: Publisher>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = [Upstream.Output]
@@ -22,7 +23,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         ReducingSubscription(
-          downstream: subscriber, name: "Collect", initial: [], mapFailure: { $0 }
+          downstream: subscriber, name: "Collect", initial: [], mapFailure: { $0 },
+          mirrorChildren: { [("count", $0?.count ?? 0)] }
         ) {
           result, value in
           result!.append(value)

@@ -4,9 +4,14 @@ extension Publishers {
   /// A publisher that connects its connectable upstream when the first subscriber attaches
   /// (after subscribing it), and cancels the connection when the last subscriber cancels.
   ///
-  /// As in Combine, a subscriber that completes is not counted out; only cancellation is. The
-  /// subscription a subscriber receives is upstream's, wrapped so that its cancel is counted.
-  /// Thread-safe.
+  /// As in Combine, a subscriber that completes is not counted out; only cancellation is (once
+  /// per subscriber). The subscription a subscriber receives is upstream's, wrapped so that its
+  /// cancel is counted. Also as in Combine, a subscriber attached while the first one is still
+  /// connecting (from inside its `receive(subscription:)`, or on another thread) connects
+  /// again, and the later connection replaces the earlier one, which is let go of, not
+  /// cancelled (an `AnyCancellable` cancels when released). Where Combine keeps a connection
+  /// made for a subscriber that cancelled before it was made (a leak: no subscriber is left to
+  /// end it), it is cancelled at once. Thread-safe.
   public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
     // @unchecked: the mutable state is behind `lock`.
     /// The kind of values this publisher publishes.
@@ -17,9 +22,14 @@ extension Publishers {
     /// The connectable publisher.
     public let upstream: Upstream
 
+    /// Whether upstream is connected, and for how many subscribers.
+    private enum State {
+      case disconnected
+      case connected(subscribers: Int, connection: any Cancellable)
+    }
+
     private let lock = Lock()
-    private var subscribers = 0
-    private var connection: (any Cancellable)?
+    private var state = State.disconnected
 
     /// `upstream`, connected while it has subscribers.
     public init(upstream: Upstream) {
@@ -30,31 +40,49 @@ extension Publishers {
     /// signals, then at most one completion, as ``Publisher/receive(subscriber:)`` states.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let first = lock.withLock { () -> Bool in
-        subscribers += 1
-        return subscribers == 1 && connection == nil
+      let member = AutoconnectMember()
+      let joined = lock.withLock { () -> Bool in
+        guard case .connected(let subscribers, let connection) = state else { return false }
+        state = .connected(subscribers: subscribers + 1, connection: connection)
+        return true
       }
-      upstream.subscribe(AutoconnectSide(parent: self, downstream: subscriber))
-      guard first else { return }
+      upstream.subscribe(AutoconnectSide(parent: self, member: member, downstream: subscriber))
+      guard !joined else { return }
       let made = upstream.connect()
-      let stale = lock.withLock { () -> (any Cancellable)? in
-        guard subscribers > 0, connection == nil else { return made }
-        connection = made
-        return nil
+      let (replaced, unwanted) = lock.withLock {
+        () -> ((any Cancellable)?, (any Cancellable)?) in
+        guard !member.cancelled else { return (nil, made) }
+        defer { state = .connected(subscribers: 1, connection: made) }
+        guard case .connected(_, let connection) = state else { return (nil, nil) }
+        return (connection, nil)
       }
-      stale?.cancel()
+      unwanted?.cancel()
+      withExtendedLifetime(replaced) {}
     }
 
-    /// A subscriber cancelled: the last one disconnects.
-    fileprivate func release() {
+    /// `member` cancelled (the first time only): the last one disconnects.
+    fileprivate func release(_ member: AutoconnectMember) {
       let connection = lock.withLock { () -> (any Cancellable)? in
-        guard subscribers > 0 else { return nil }
-        subscribers -= 1
-        return subscribers == 0 ? self.connection.take() : nil
+        guard !member.cancelled else { return nil }
+        member.cancelled = true
+        guard case .connected(let subscribers, let connection) = state else { return nil }
+        guard subscribers <= 1 else {
+          state = .connected(subscribers: subscribers - 1, connection: connection)
+          return nil
+        }
+        state = .disconnected
+        return connection
       }
       connection?.cancel()
     }
   }
+}
+
+/// One subscriber of an ``Publishers/Autoconnect``: whether it has cancelled (guarded by the
+/// autoconnect's lock).
+private final class AutoconnectMember: @unchecked Sendable {
+  // @unchecked: `cancelled` is behind the autoconnect's lock.
+  var cancelled = false
 }
 
 /// What `autoconnect` subscribes to upstream for each subscriber.
@@ -62,11 +90,13 @@ private struct AutoconnectSide<Upstream: ConnectablePublisher, Downstream: Subsc
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   let parent: Publishers.Autoconnect<Upstream>
+  let member: AutoconnectMember
   let downstream: Downstream
   let combineIdentifier = CombineIdentifier()
 
   func receive(subscription: any Subscription) {
-    downstream.receive(subscription: CountedSubscription(upstream: subscription, parent: parent))
+    downstream.receive(
+      subscription: CountedSubscription(upstream: subscription, parent: parent, member: member))
   }
 
   func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(input) }
@@ -81,33 +111,30 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   var playgroundDescription: Any { description }
 }
 
-/// Upstream's subscription, with its cancel counted by the ``Publishers/Autoconnect``. Cancels
-/// after the first do nothing more.
+/// Upstream's subscription, with its cancel counted by the ``Publishers/Autoconnect`` (once per
+/// subscriber: cancels after the first do nothing more there).
 private final class CountedSubscription<Upstream: ConnectablePublisher>: Subscription,
   CustomStringConvertible,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  // @unchecked: `cancelled` is atomic under `lock`.
+  // @unchecked: immutable; the member's state is behind the autoconnect's lock.
   private let upstream: any Subscription
   private let parent: Publishers.Autoconnect<Upstream>
-  private let lock = Lock()
-  private var cancelled = false
+  private let member: AutoconnectMember
 
-  init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
+  init(
+    upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>,
+    member: AutoconnectMember
+  ) {
     self.upstream = upstream
     self.parent = parent
+    self.member = member
   }
 
   func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
 
   func cancel() {
-    guard
-      lock.withLock({ () -> Bool in
-        defer { cancelled = true }
-        return !cancelled
-      })
-    else { return upstream.cancel() }
-    parent.release()
+    parent.release(member)
     upstream.cancel()
   }
 

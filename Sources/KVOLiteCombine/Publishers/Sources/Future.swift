@@ -63,8 +63,10 @@ private class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
   func fulfil(_ result: Result<Output, Failure>) {}
 }
 
-/// One subscriber's subscription to a future: keeps the future and the subscriber until it has
-/// delivered or is cancelled.
+/// One subscriber's subscription to a future: keeps the subscriber until it delivers or is
+/// cancelled, and the future until it is cancelled or has delivered the result the promise
+/// brought; a result delivered on a request (the promise came first) leaves it keeping the
+/// future, as Combine's does (the future keeps no subscription then, so this is no cycle).
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   Downstream.Input, Downstream.Failure
 >,
@@ -85,16 +87,24 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     self.downstream = downstream
   }
 
-  /// Delivers `result` if the subscriber can take it now (a value needs demand).
+  /// Delivers `result` if the subscriber can take it now (a value needs demand). As in
+  /// Combine, the conduit keeps its future (its mirror's `parent`) until it has delivered, and
+  /// lets go of it then.
   override func fulfil(_ result: Result<Output, Failure>) {
-    let taken = lock.withLock { () -> (Downstream, Future<Output, Failure>?)? in
+    guard deliver(result) else { return }
+    lock.withLock { parent.take() }?.remove(self)
+  }
+
+  /// Delivers `result` if the subscriber can take it now; returns whether it did.
+  private func deliver(_ result: Result<Output, Failure>) -> Bool {
+    let taken = lock.withLock { () -> Downstream? in
       guard downstream != nil else { return nil }
       if case .success = result, !hasDemand { return nil }
-      return (downstream.take()!, parent.take())
+      return downstream.take()
     }
-    guard let (downstream, parent) = taken else { return }
+    guard let downstream = taken else { return false }
     deliver(result, to: downstream)
-    parent?.remove(self)
+    return true
   }
 
   private func deliver(_ result: Result<Output, Failure>, to downstream: Downstream) {
@@ -114,7 +124,10 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
       hasDemand = true
       return self.parent
     }
-    if let result = parent?.fulfilled { fulfil(result) }
+    // As in Combine, a result delivered on request (the promise was called before the demand
+    // came) leaves the conduit keeping its future: it is taken out of the future's list only.
+    guard let parent, let result = parent.fulfilled, deliver(result) else { return }
+    parent.remove(self)
   }
 
   func cancel() {

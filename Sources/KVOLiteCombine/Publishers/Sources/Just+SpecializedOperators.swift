@@ -197,10 +197,11 @@ extension Just {
     Publishers.Sequence(sequence: elements + [output])
   }
 
-  /// A sequence publisher of `elements`, then the value.
+  /// A sequence publisher of `elements`, then the value. As in Combine, `elements` is asked for
+  /// its `underestimatedCount` twice, then iterated once (never asked for its `count`).
   public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where S.Element == Output {
-    Publishers.Sequence(sequence: Array(elements) + [output])
+    Publishers.Sequence(sequence: elements + [output])
   }
 
   /// A sequence publisher of the value, then `elements`.
@@ -208,9 +209,10 @@ extension Just {
     Publishers.Sequence(sequence: [output] + elements)
   }
 
-  /// A sequence publisher of the value, then `elements`.
+  /// A sequence publisher of the value, then `elements`. As in Combine, `elements` is asked for
+  /// its `underestimatedCount` once, then iterated once (never asked for its `count`).
   public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where S.Element == Output {
-    Publishers.Sequence(sequence: [output] + Array(elements))
+    Publishers.Sequence(sequence: [output] + elements)
   }
 }

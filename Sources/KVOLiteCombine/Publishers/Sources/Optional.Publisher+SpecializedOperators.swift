@@ -105,12 +105,14 @@ extension Optional.Publisher {
     return Optional<Output>.Publisher(index == 0 ? output : nil)
   }
 
-  /// The value if `range` starts at 0 and is not empty. A negative lower bound traps, as in
-  /// Combine.
+  /// The value if `range` starts at 0 and is not empty. As in Combine, a negative lower bound
+  /// traps, and so does an upper bound of `Int.max - 1` or more (`0...` among them: the range
+  /// is taken relative to `0..<Int.max`).
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher
   where R.Bound == Int {
     let range = range.relative(to: 0..<Int.max)
     require(range.lowerBound >= 0, "lowerBound must not be negative")
+    require(range.upperBound < Int.max - 1, "upperBound must be less than Int.max - 1")
     return Optional<Output>.Publisher(
       range.lowerBound == 0 && range.upperBound != 0 ? output : nil)
   }

@@ -31,6 +31,10 @@ extension Optional {
   }
 
   /// A publisher of this optional's value, if it has one.
+  ///
+  /// Apple added it after Combine's first release: it is a disfavored overload, so a library's
+  /// own backfill of it wins where both are visible (see the Combine compatibility article).
+  @_disfavoredOverload
   public var publisher: Publisher { Publisher(self) }
 }
 

@@ -1,9 +1,11 @@
 import KVOLiteLocking
 
-/// What a ``Published`` property sends through: its subject and its owner's `objectWillChange`.
-/// Subscriptions of `$property` keep the channel (not the property's box) alive.
+/// What a ``Published`` property sends through (its channel): its subject and its owner's
+/// `objectWillChange`. Subscriptions of `$property` keep the channel (not the property's box)
+/// alive, and show it as their mirror's `parent` and `subject`, as Combine's show its
+/// `Published.PublishedSubject`.
 @usableFromInline
-final class PublishedChannel<Value>: @unchecked Sendable {
+final class PublishedSubject<Value>: @unchecked Sendable {
   // @unchecked: `core` is thread-safe; `willChange` is behind `lock`.
   @usableFromInline let core: SubjectCore<Value, Never>
   @usableFromInline let lock = Lock()
