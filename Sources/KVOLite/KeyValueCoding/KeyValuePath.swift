@@ -1,8 +1,11 @@
 /// A string key path resolved against declared keys for key-value coding: keys, indexes into
 /// to-many relationships (`contents.0.title`) and collection operators (`contents.@count`).
 ///
-/// Resolution uses only the type-level declarations, so every naming or syntax error is found
-/// before any value is read or written.
+/// Resolution uses the type-level declarations, so every syntax error, and every naming error
+/// but one, is found before any value is read or written. The exception: a key that the type
+/// reached past a relationship does not declare may belong to a subclass of it, so it is looked
+/// up when the path is used, on the class of the object there, as Foundation looks keys up
+/// (``Component/rest(_:before:)``).
 struct KeyValuePath {
   enum Component {
     /// A declared key of the current object.
@@ -14,10 +17,18 @@ struct KeyValuePath {
     /// elements: it may go through to-many relationships and operators of its own
     /// (`groups.@sum.items.@avg.weight`).
     case collect(CollectionOperator, right: KeyValuePath?)
+    /// The rest of the path, whose first key the type reached does not declare: it is looked
+    /// up when the path is used, on the class of the object reached then, which may be a
+    /// subclass of that type (a relationship typed as a superclass), as Foundation looks keys
+    /// up. Always the last component; `before` is the whole path before it, for errors.
+    case rest(String, before: String)
   }
 
   let text: String
   let components: [Component]
+  /// What resolving against the declared types threw where the path goes on as ``Component/rest``:
+  /// thrown when a `nil` relationship leaves no object whose class could have the key.
+  let restError: KeyValueError?
 
   /// The leading keys, for observing: every key must be a to-one relationship but the last,
   /// which may be followed by a collection operator (observed as a setting of the result).
@@ -28,13 +39,30 @@ struct KeyValuePath {
     for component in components {
       switch component {
       case .key(let step): steps.append(step)
-      case .collect: return (steps, true)
+      case .collect(_, let right):
+        // Observation resolves every key against the declared types, the right-hand path's too.
+        if let error = right?.unresolved { throw error }
+        return (steps, true)
       case .index:
         throw .malformedKeyPath(
           path: text, reason: "an element of a to-many relationship cannot be observed by index")
+      case .rest:
+        // Observation resolves every key against the declared types.
+        throw restError!
       }
     }
     return (steps, false)
+  }
+
+  /// The error of the first key, here or in an operator's right-hand path, that resolution left
+  /// to the class of the object reached (``Component/rest(_:before:)``); `nil` if every key
+  /// resolved against the declared types.
+  var unresolved: KeyValueError? {
+    restError
+      ?? components.lazy.compactMap { component -> KeyValueError? in
+        guard case .collect(_, let right?) = component else { return nil }
+        return right.unresolved
+      }.first
   }
 
   /// What the path has reached while resolving.
@@ -45,12 +73,20 @@ struct KeyValuePath {
     case value(KeyStep)
   }
 
-  init(_ text: String, in table: KeyTable) throws(KeyValueError) {
+  /// Resolves `text` against `table`, the table of the class of the object the path will be
+  /// used on. With `base` (the text before an operator, for its right-hand path), `table` is
+  /// the elements' declared type, and errors name the whole path.
+  init(_ text: String, in table: KeyTable, base: String? = nil) throws(KeyValueError) {
     let parsed = try KeyPathString(text)
     self.text = text
     var components: [Component] = []
+    var restError: KeyValueError?
     var position = Position.object(table)
     var names = parsed.components[...]
+    /// The whole path before the component `consumed` names, as errors name it.
+    func before(_ consumed: Int) -> String {
+      [base ?? "", parsed.prefix(consumed)].filter { !$0.isEmpty }.joined(separator: ".")
+    }
     while let name = names.popFirst() {
       let consumed = parsed.components.count - names.count - 1
       switch position {
@@ -64,9 +100,20 @@ struct KeyValuePath {
             reason: "a collection operator must follow a to-many relationship")
         }
         guard let index = table.indexByName[name] else {
-          throw .unknownKey(
-            key: name, type: table.typeName, path: parsed.prefix(consumed),
-            suggestion: table.closestName(to: name))
+          let suggestion = table.closestName(to: name)
+          // The root's table is its own class's; past a relationship or among elements, the
+          // table is the declared type's, and the object there may be of a subclass.
+          guard consumed > 0 || base != nil else {
+            throw .unknownKey(
+              key: name, type: table.typeName, path: parsed.prefix(consumed),
+              suggestion: suggestion)
+          }
+          components.append(
+            .rest(([name] + names).joined(separator: "."), before: before(consumed)))
+          restError = .unknownKey(
+            key: name, type: table.typeName, path: before(consumed), suggestion: suggestion)
+          names = []
+          continue
         }
         let step = KeyStep(table: table, index: index)
         components.append(.key(step))
@@ -95,9 +142,10 @@ struct KeyValuePath {
                 reason: "the elements of \"\(key.entry.name)\" have no declared keys")
             }
             do {
-              right = try KeyValuePath(names.joined(separator: "."), in: elements)
+              right = try KeyValuePath(
+                names.joined(separator: "."), in: elements, base: before(consumed + 1))
             } catch {
-              throw error.restated(prefix: parsed.prefix(consumed + 1), whole: text)
+              throw error.restated(prefix: before(consumed + 1), whole: text)
             }
           }
           names = []
@@ -117,6 +165,7 @@ struct KeyValuePath {
       }
     }
     self.components = components
+    self.restError = restError
   }
 
   /// The text of the first `count` components, for error messages.
@@ -168,7 +217,11 @@ struct KeyValuePath {
       switch component {
       case .key(let step):
         if let related = step.entry.related {
-          guard let next = related(object) else { return nil }
+          guard let next = related(object) else {
+            // With no object, no class to look the rest up on: the declared type's error.
+            if let restError, case .rest? = self.components.last { throw restError }
+            return nil
+          }
           object = next
           current = next
           currentIsObject = true
@@ -228,27 +281,33 @@ struct KeyValuePath {
         guard let result = try op.apply(to: values, path: text) else { return nil }
         current = result
         currentIsObject = false
+      case .rest(let rest, let before):
+        // Resolution let a key follow only an observable object.
+        let owner = object as! any KeyValueObservable
+        do {
+          guard let value = try owner.value(forKeyPath: rest) else { return nil }
+          current = value
+        } catch {
+          throw error.continued(after: before)
+        }
+        currentIsObject = false
       }
     }
     return (current, currentIsObject ? object : nil)
   }
-}
 
-extension KeyValueError {
-  /// An error of an operator's right-hand path, restated for the whole path `whole`, whose part
-  /// up to and including the operator is `prefix`.
-  fileprivate func restated(prefix: String, whole: String) -> KeyValueError {
-    switch self {
-    case .unknownKey(let key, let type, let path, let suggestion):
-      .unknownKey(
-        key: key, type: type, path: path.isEmpty ? prefix : prefix + "." + path,
-        suggestion: suggestion)
-    case .malformedKeyPath(_, let reason): .malformedKeyPath(path: whole, reason: reason)
-    case .unknownOperator(let name, _): .unknownOperator(operator: name, path: whole)
-    case .misplacedOperator(let name, _, let reason):
-      .misplacedOperator(operator: name, path: whole, reason: reason)
-    default: self
+  /// Where the path goes on as ``Component/rest``: the object reached (of whatever class it is)
+  /// and the rest of the path, with the whole path before it; `nil` if it does not.
+  /// - Throws: what reading the path up to there throws, and ``restError`` if a relationship
+  ///   along it is `nil`.
+  func restOwner(in root: AnyObject) throws(KeyValueError) -> (
+    owner: any KeyValueObservable, rest: String, before: String
+  )? {
+    guard case .rest(let rest, let before)? = components.last else { return nil }
+    guard let (value, object) = try evaluate(components.dropLast(), from: root) else {
+      throw restError!
     }
+    return ((object ?? (value as AnyObject)) as! any KeyValueObservable, rest, before)
   }
 }
 

@@ -19,6 +19,14 @@ extension KeyValueObservable {
     elements: [Any] = []
   ) throws(KeyValueError) {
     let path = try KeyTable.of(self).keyValuePath(keyPath)
+    if let (owner, rest, before) = try path.restOwner(in: self) {
+      // The rest is looked up on the class of the object reached.
+      do {
+        return try owner.mutateToMany(kind, forKeyPath: rest, at: indexes, elements: elements)
+      } catch {
+        throw error.continued(after: before)
+      }
+    }
     let (object, key) = try path.target(in: self)
     if let mutate = key.entry.mutateThroughAccessors, kind != .setting {
       return try mutate(object, keyPath, kind, Array(indexes), elements)
