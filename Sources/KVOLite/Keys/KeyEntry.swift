@@ -59,6 +59,10 @@ final class KeyEntry: @unchecked Sendable {
   var check: ((Any?, String) throws(KeyValueError) -> Any)? = nil
   /// Whether the declaration gave a validation hook (``check`` runs it).
   var hasValidator = false
+  /// For a stored key: the class whose property it is (the root of its key path). An object of
+  /// a subclass may override the property, so that what its getter returns is not what the
+  /// storage holds.
+  var declaringClass: ObjectIdentifier?
   /// Stores a value that `check` returned, with no further checks.
   var store: ((AnyObject, Any) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.
@@ -76,6 +80,12 @@ final class KeyEntry: @unchecked Sendable {
     self.isOptional = isOptional
     self.notifiesAutomatically = notifiesAutomatically
     self.value = value
+  }
+
+  /// Whether the value a set stores is the value `object`'s getter returns: `object` is of the
+  /// class whose property this key is, not of a subclass that could override the getter.
+  func readsStorage(of object: AnyObject) -> Bool {
+    declaringClass.map { $0 == ObjectIdentifier(type(of: object)) } ?? true
   }
 
   /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.

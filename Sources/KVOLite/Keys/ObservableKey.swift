@@ -177,6 +177,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
       name: name, keyPath: keyPath, role: role, valueType: valueType, storedType: Value.self,
       isOptional: isOptional, notifiesAutomatically: notifiesAutomatically,
       value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] })
+    entry.declaringClass = ObjectIdentifier(Root.self)
     entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
     return entry
   }

@@ -16,7 +16,9 @@ import KVOLiteLocking
 /// since releasing it may run a `deinit`.
 ///
 /// The property is a key of its class, named after the property, its role taken from its type
-/// (see ``KeyValueObservable``); nothing else needs declaring.
+/// (see ``KeyValueObservable``); nothing else needs declaring. Key-value coding reads and writes
+/// it through its accessors (so that a subclass's override runs): the first get on each object
+/// hands the property's key path over for that, once, after unlocking.
 @propertyWrapper
 public struct Observed<Value> {
   /// The property's observation state (see ``StorageState``). First, so that the registrar
@@ -49,15 +51,27 @@ public struct Observed<Value> {
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
   ) -> Value {
     @inline(__always) get {
-      let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
+      let base = Unmanaged.passUnretained(object).toOpaque()
+      let lock = PropertyLock(for: base)
       lock.lock()
       let storage = address(of: storageKeyPath, in: object)
       if _slowPath(StorageProbe.isActive) {
         StorageProbe.report(
           storage, of: object, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
       }
+      let state = storage.pointee.state
+      // The first get on each object hands the property's key path over (for key-value coding
+      // to call these accessors), after unlocking.
+      if _slowPath(state & StorageState.accessorsHandedOver == 0) {
+        storage.pointee.state = state | StorageState.accessorsHandedOver
+      }
       let value = storage.pointee.value
       lock.unlock()
+      if _slowPath(state & StorageState.accessorsHandedOver == 0) {
+        AccessorKeyPaths.handOver(
+          wrappedKeyPath, declaredBy: Root.self,
+          offset: UnsafeRawPointer(base).distance(to: storage))
+      }
       return value
     }
     @inline(__always) set {

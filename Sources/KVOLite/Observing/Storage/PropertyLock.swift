@@ -38,6 +38,7 @@ struct PropertyLock {
 /// | bits | meaning |
 /// |---|---|
 /// | 0 | observed: the key has observers on this object, so a set takes the slow path |
+/// | 2 | the getter has handed the property's key path over (``AccessorKeyPaths``) |
 /// | 8...31 | the key's index in its type's table, plus one (0 until first observed) |
 ///
 /// Registration sets it (the observer is added first); the slow path of a set clears the
@@ -45,6 +46,11 @@ struct PropertyLock {
 @usableFromInline
 enum StorageState {
   @usableFromInline static let observed: UInt32 = 1 << 0
+  /// The property's getter has handed its key path over (see ``AccessorKeyPaths``): once per
+  /// object, so that key-value coding can go through the property's accessors.
+  @usableFromInline static let accessorsHandedOver: UInt32 = 1 << 2
+  /// The bits that say something of the property itself, kept when it is marked observed.
+  static let propertyFlags = accessorsHandedOver
   @usableFromInline static let indexShift: UInt32 = 8
 
   /// The key index recorded in `state`, or -1.
@@ -62,7 +68,8 @@ enum StorageState {
     let base = Unmanaged.passUnretained(object).toOpaque()
     let lock = PropertyLock(for: base)
     lock.lock()
-    (base + offset).assumingMemoryBound(to: UInt32.self).pointee = observed(key: index)
+    let state = (base + offset).assumingMemoryBound(to: UInt32.self)
+    state.pointee = observed(key: index) | state.pointee & propertyFlags
     lock.unlock()
   }
 }
