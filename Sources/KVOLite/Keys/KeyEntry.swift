@@ -32,11 +32,13 @@ final class KeyEntry: @unchecked Sendable {
   /// without boxing them all), with the number of elements, both from one read of the array
   /// (two reads could tell of an element missing at an index that the count then contains).
   var element: ((AnyObject, Int) -> (element: Any?, count: Int))? = nil
-  /// For to-many relationships: applies a mutation given type-erased elements (checked) to
-  /// the ``Observed`` storage at the given address of the object.
+  /// For to-many relationships, and attributes that are arrays: applies a mutation given
+  /// type-erased elements (checked) to the ``Observed`` storage at the given address of the
+  /// object. Indexes `nil` mean the end of the array as it is then, for an insertion, and
+  /// every index, for a removal.
   var mutateErased:
     (
-      (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
+      (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int]?, [Any])
         throws(KeyValueError) -> Void
     )? = nil
   /// For to-many relationships kept by indexed accessors: checks and applies a mutation given
@@ -117,9 +119,9 @@ final class KeyEntry: @unchecked Sendable {
     }
   }
 
-  /// Makes the `mutateErased` closure of a to-many relationship of `Element`s.
+  /// Makes the `mutateErased` closure of an array of `Element`s.
   static func erasedMutator<Element>(_: Element.Type)
-    -> (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
+    -> (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int]?, [Any])
     throws(KeyValueError) -> Void
   {
     { object, index, storage, path, kind, indexes, elements throws(KeyValueError) in
@@ -134,7 +136,14 @@ final class KeyEntry: @unchecked Sendable {
       try ToManyMutation<Element>.apply(
         to: object, registrar: (object as! any KeyValueObservable).observationRegistrar, key: index,
         storage: storage.assumingMemoryBound(to: Observed<[Element]>.self), path: path
-      ) { _ in ToManyMutation(kind: kind, indexes: indexes, elements: typed) }
+      ) { current in
+        // Without indexes, the end or every element, of the array as it is under the lock.
+        let at =
+          indexes
+          ?? (kind == .insertion
+            ? Array(current.count..<current.count + typed.count) : Array(current.indices))
+        return ToManyMutation(kind: kind, indexes: at, elements: typed)
+      }
     }
   }
 

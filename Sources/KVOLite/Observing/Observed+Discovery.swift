@@ -55,6 +55,8 @@ extension Observed: DiscoverableStorage {
       entry.related = relatedReader(related, optional: optional, accessors, offset: offset)
       entry.relatedKeys = { KeyTable.of(related) }
     }
+    // An array, of objects or of values, can be mutated by index (`mutableArrayValue`).
+    entry.mutateErased = (Value.self as? any MutableArrayValue.Type)?.erasedMutator
     if let array = Value.self as? any ObservableArray.Type {
       array.describeToMany(entry, offset: offset) { object in
         accessors.keyPath.map { unsafeDowncast(object, to: Root.self)[keyPath: $0] }
@@ -214,6 +216,5 @@ extension Array: ObservableArray where Element: KeyValueObservable {
       return (elements.indices.contains(index) ? elements[index] : nil, elements.count)
     }
     entry.elementKeys = { KeyTable.of(Element.self) }
-    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
   }
 }

@@ -45,11 +45,11 @@ enum Articles {
     @Observed var items: [LineItem] = []
 
     /// `status` notifies only when it really changes.
-    func setStatus(_ newValue: String) throws {
+    func setStatus(_ newValue: String) {
       guard newValue != status else { return }
-      try willChangeValue(for: \.status)
+      willChangeValue(for: \.status)
       status = newValue
-      try didChangeValue(for: \.status)
+      didChangeValue(for: \.status)
     }
   }
 
