@@ -5,7 +5,8 @@ import KVOLiteLocking
 ///     @Observed var firstName = ""
 ///
 /// Every set notifies the key's observers, even when the new value equals the old one
-/// (filtering is `removeDuplicates()`'s job), unless the key was declared with
+/// (filtering is `removeDuplicates()`'s job), unless the property says otherwise,
+/// `@Observed(notifiesAutomatically: false)`, or the key was declared with
 /// `notifiesAutomatically: false`. Notifications are delivered after the value is stored, on
 /// the setting thread, with no lock held.
 ///
@@ -29,6 +30,19 @@ public struct Observed<Value> {
   /// Creates the storage with its initial value (which notifies nobody).
   @inlinable
   public init(wrappedValue: Value) {
+    value = wrappedValue
+  }
+
+  /// Creates the storage of a property that says at its declaration whether its sets notify:
+  /// `@Observed(notifiesAutomatically: false) var status = "open"` notifies only when the class
+  /// calls ``KeyValueObservable/willChangeValue(for:)`` and
+  /// ``KeyValueObservable/didChangeValue(for:)`` itself, as a key declared with
+  /// `notifiesAutomatically: false` does (Foundation's `automaticallyNotifiesObservers(forKey:)`
+  /// returning `false`): sets, key-value coding and proxy mutations notify nobody; `.initial`
+  /// notifications are still sent.
+  @inlinable
+  public init(wrappedValue: Value, notifiesAutomatically: Bool) {
+    state = notifiesAutomatically ? 0 : StorageState.manual
     value = wrappedValue
   }
 

@@ -38,10 +38,7 @@ enum Articles {
 
   final class Order: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
-    static let observableKeys: ObservableKeys<Order> = [
-      .attribute("status", \.status, notifiesAutomatically: false)
-    ]
-    @Observed var status = "open"
+    @Observed(notifiesAutomatically: false) var status = "open"
     @Observed var items: [LineItem] = []
 
     /// `status` notifies only when it really changes.
