@@ -67,7 +67,7 @@ enum ManualNotificationScenarios {
           var waiting: [Locked<ObservationToken?>] = []
           for round in 0..<iterations / 4 {
             if round % 8 == 7 {
-              pairOnATemporaryGauge(round, handed, malformed)
+              pairOnATemporaryGauge(round, handed)
             } else if let own = observeForAMoment(gauge, round, transient: transientCalls, late) {
               waiting.append(own)
             }
@@ -166,9 +166,7 @@ enum ManualNotificationScenarios {
   /// One round in eight of the fourth thread: pairs on a gauge of its own, whose observations
   /// the first thread invalidates meanwhile; then the gauge is let go of, its deinit racing the
   /// invalidations.
-  static func pairOnATemporaryGauge(
-    _ round: Int, _ handed: Locked<[ObservationToken]>, _ malformed: Counter
-  ) {
+  static func pairOnATemporaryGauge(_ round: Int, _ handed: Locked<[ObservationToken]>) {
     let temporary = Gauge(readings: 1)
     let captured = Tag(writer: 3, index: round)
     do {
@@ -182,17 +180,13 @@ enum ManualNotificationScenarios {
       ]
       handed.withLock { $0 += tokens }
     }
-    do {
-      for step in 0..<4 {
-        temporary.willChangeValue(for: \.level)
-        temporary.level = Stamp.string(writer: 3, index: round + step)
-        temporary.didChangeValue(for: \.level)
-        temporary.willChange(.replacement, valuesAt: [0], for: \.readings)
-        temporary.readings = [Stamp.string(writer: 3, index: round + step)]
-        temporary.didChange(.replacement, valuesAt: [0], for: \.readings)
-      }
-    } catch {
-      malformed.increment()
+    for step in 0..<4 {
+      temporary.willChangeValue(for: \.level)
+      temporary.level = Stamp.string(writer: 3, index: round + step)
+      temporary.didChangeValue(for: \.level)
+      temporary.willChange(.replacement, valuesAt: [0], for: \.readings)
+      temporary.readings = [Stamp.string(writer: 3, index: round + step)]
+      temporary.didChange(.replacement, valuesAt: [0], for: \.readings)
     }
   }
 
