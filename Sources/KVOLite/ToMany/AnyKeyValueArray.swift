@@ -16,7 +16,7 @@ import Foundation
 /// ``KeyValueChangeKind/removal`` or ``KeyValueChangeKind/replacement`` with the indexes
 /// (`newValue` the inserted elements, `oldValue` the removed ones); observers of an operator or
 /// a derived key over it get a setting. Foundation's `NSMutableArray` methods are these:
-/// `add(_:)` is ``append(_:)``, `insert(_:at:)` ``insert(_:at:)``, `removeObject(at:)`
+/// `add(_:)` is ``append(_:)``, `insert(_:at:)` ``insert(_:at:)-(Any,_)``, `removeObject(at:)`
 /// ``remove(at:)-(Int)``, `replaceObject(at:with:)` ``replace(at:with:)-(Int,_)``,
 /// `removeAllObjects()` ``removeAll()``.
 ///

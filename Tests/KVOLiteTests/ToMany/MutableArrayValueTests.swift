@@ -116,6 +116,19 @@ struct MutableArrayValueTests {
     _ = token
   }
 
+  @Test("the proxy is live: it reads and mutates the array as it is now, as Foundation's does")
+  func live() throws {
+    let playlist = Playlist()
+    let tags = try playlist.mutableArrayValue(forKey: "tags")
+    playlist.tags = ["a", "b"]
+    #expect(tags.count == 2)
+    try tags.append("c")
+    playlist.tags.removeFirst()
+    try tags.remove(at: 0)
+    #expect(playlist.tags == ["c"])
+    #expect(tags.elements as? [String] == ["c"])
+  }
+
   @Test("appends from several threads all land, each at the end as it was")
   func concurrentAppends() {
     let playlist = Playlist()
