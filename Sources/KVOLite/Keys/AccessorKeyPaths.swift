@@ -9,11 +9,12 @@ import Synchronization
 /// the runtime cannot make the key path of a property-wrapped property from its name. The
 /// property's own getter has that key path (the compiler hands it to ``Observed``), so the
 /// first get on each object hands it over, once per object (a bit of the storage's state
-/// says it has), after unlocking. Key-value coding then sets and reads through the key path,
-/// which dispatches to the object's class (see ``AccessorSlot``); until a getter of the
-/// property has run on some object of its class, it reads and writes the storage, as the
-/// property's own accessors do but without an override. An unobserved set takes no part in
-/// this: only gets do.
+/// says it has), after unlocking. Key-value coding then sets through the key path, which
+/// dispatches to the object's class (see ``AccessorSlot``), and reads through it on objects of
+/// a subclass (on objects of the declaring class the getter reads the storage, so the storage is
+/// read directly); until a getter of the property has run on some object of its class, it reads
+/// and writes the storage, as the property's own accessors do but without an override or a
+/// `didSet`. An unobserved set takes no part in this: only gets do.
 ///
 /// Thread safety: a lock of its own, taken by no one holding another lock, guards the table; a
 /// generation tells those who found nothing whether to look again.
@@ -85,5 +86,13 @@ final class AccessorSlot<Root: AnyObject, Value>: @unchecked Sendable {
       return nil
     }
     return found.storeIfNil(handed)
+  }
+
+  /// The key path to read `object`'s property with, if reading through the getter can differ
+  /// from reading the storage: `object` is of a subclass of `Root`, which may override the
+  /// getter (`Root`'s own getter reads the storage, whatever `didSet` it has). `nil` otherwise,
+  /// or while the key path is not known.
+  func getterKeyPath(for object: AnyObject) -> ReferenceWritableKeyPath<Root, Value>? {
+    ObjectIdentifier(type(of: object)) == ObjectIdentifier(Root.self) ? nil : keyPath
   }
 }

@@ -59,18 +59,23 @@ extension Observed: DiscoverableStorage {
     entry.mutateErased = (Value.self as? any MutableArrayValue.Type)?.erasedMutator
     if let array = Value.self as? any ObservableArray.Type {
       array.describeToMany(entry, offset: offset) { object in
-        accessors.keyPath.map { unsafeDowncast(object, to: Root.self)[keyPath: $0] }
+        accessors.getterKeyPath(for: object).map {
+          unsafeDowncast(object, to: Root.self)[keyPath: $0]
+        }
       }
     }
     return entry
   }
 
-  /// Reads the property of `object`: through its accessors once their key path is known,
-  /// otherwise from the storage at `offset`.
+  /// Reads the property of `object`: through its getter if `object` is of a subclass of `Root`
+  /// (which may override it) once the getter's key path is known, otherwise from the storage at
+  /// `offset` (which is what `Root`'s own getter reads).
   private static func read<Root: KeyValueObservable>(
     _ object: AnyObject, _ accessors: AccessorSlot<Root, Value>, _ offset: Int
   ) -> Value {
-    guard let keyPath = accessors.keyPath else { return load(from: object, offset: offset) }
+    guard let keyPath = accessors.getterKeyPath(for: object) else {
+      return load(from: object, offset: offset)
+    }
     return unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
   }
 
@@ -106,7 +111,7 @@ extension Observed: DiscoverableStorage {
     // an `AnyObject` (or `AnyObject?`), which is read by code specialized for it.
     if optional {
       return { object in
-        if let keyPath = accessors.keyPath {
+        if let keyPath = accessors.getterKeyPath(for: object) {
           let value = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
           return unsafeBitCast(value, to: AnyObject?.self).map {
             unsafeDowncast($0, to: Target.self)
@@ -118,7 +123,7 @@ extension Observed: DiscoverableStorage {
       }
     }
     return { object in
-      if let keyPath = accessors.keyPath {
+      if let keyPath = accessors.getterKeyPath(for: object) {
         let value = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
         return unsafeDowncast(unsafeBitCast(value, to: AnyObject.self), to: Target.self)
       }
