@@ -5,7 +5,7 @@
 /// but one, is found before any value is read or written. The exception: a key that the type
 /// reached past a relationship does not declare may belong to a subclass of it, so it is looked
 /// up when the path is used, on the class of the object there, as Foundation looks keys up
-/// (``Component/rest(_:before:)``).
+/// (``Component/rest(_:)``).
 struct KeyValuePath {
   enum Component {
     /// A declared key of the current object.
@@ -20,15 +20,37 @@ struct KeyValuePath {
     /// The rest of the path, whose first key the type reached does not declare: it is looked
     /// up when the path is used, on the class of the object reached then, which may be a
     /// subclass of that type (a relationship typed as a superclass), as Foundation looks keys
-    /// up. Always the last component; `before` is the whole path before it, for errors.
-    case rest(String, before: String)
+    /// up. Always the last component.
+    case rest(Rest)
+  }
+
+  /// The rest of a path that is looked up on the object's own class (``Component/rest(_:)``).
+  /// A class, so that components stay one word and a reference wide.
+  final class Rest: Sendable {
+    /// The rest of the path, from the key the declared type lacks.
+    let text: String
+    /// The whole path before it, for errors.
+    let before: String
+    /// What resolving against the declared types threw: thrown when a `nil` relationship
+    /// leaves no object whose class could have the key, and by observing, whose resolution
+    /// uses the declared types.
+    let error: KeyValueError
+
+    init(text: String, before: String, error: KeyValueError) {
+      self.text = text
+      self.before = before
+      self.error = error
+    }
   }
 
   let text: String
   let components: [Component]
-  /// What resolving against the declared types threw where the path goes on as ``Component/rest``:
-  /// thrown when a `nil` relationship leaves no object whose class could have the key.
-  let restError: KeyValueError?
+
+  /// The error of the declared types, where the path goes on as ``Component/rest(_:)``.
+  var restError: KeyValueError? {
+    guard case .rest(let rest)? = components.last else { return nil }
+    return rest.error
+  }
 
   /// The leading keys, for observing: every key must be a to-one relationship but the last,
   /// which may be followed by a collection operator (observed as a setting of the result).
@@ -46,16 +68,16 @@ struct KeyValuePath {
       case .index:
         throw .malformedKeyPath(
           path: text, reason: "an element of a to-many relationship cannot be observed by index")
-      case .rest:
+      case .rest(let rest):
         // Observation resolves every key against the declared types.
-        throw restError!
+        throw rest.error
       }
     }
     return (steps, false)
   }
 
   /// The error of the first key, here or in an operator's right-hand path, that resolution left
-  /// to the class of the object reached (``Component/rest(_:before:)``); `nil` if every key
+  /// to the class of the object reached (``Component/rest(_:)``); `nil` if every key
   /// resolved against the declared types.
   var unresolved: KeyValueError? {
     restError
@@ -80,7 +102,6 @@ struct KeyValuePath {
     let parsed = try KeyPathString(text)
     self.text = text
     var components: [Component] = []
-    var restError: KeyValueError?
     var position = Position.object(table)
     var names = parsed.components[...]
     /// The whole path before the component `consumed` names, as errors name it.
@@ -108,10 +129,13 @@ struct KeyValuePath {
               key: name, type: table.typeName, path: parsed.prefix(consumed),
               suggestion: suggestion)
           }
-          components.append(
-            .rest(([name] + names).joined(separator: "."), before: before(consumed)))
-          restError = .unknownKey(
+          let error = KeyValueError.unknownKey(
             key: name, type: table.typeName, path: before(consumed), suggestion: suggestion)
+          components.append(
+            .rest(
+              Rest(
+                text: ([name] + names).joined(separator: "."), before: before(consumed),
+                error: error)))
           names = []
           continue
         }
@@ -165,7 +189,6 @@ struct KeyValuePath {
       }
     }
     self.components = components
-    self.restError = restError
   }
 
   /// The text of the first `count` components, for error messages.
@@ -219,7 +242,7 @@ struct KeyValuePath {
         if let related = step.entry.related {
           guard let next = related(object) else {
             // With no object, no class to look the rest up on: the declared type's error.
-            if let restError, case .rest? = self.components.last { throw restError }
+            if let restError { throw restError }
             return nil
           }
           object = next
@@ -281,14 +304,14 @@ struct KeyValuePath {
         guard let result = try op.apply(to: values, path: text) else { return nil }
         current = result
         currentIsObject = false
-      case .rest(let rest, let before):
+      case .rest(let rest):
         // Resolution let a key follow only an observable object.
         let owner = object as! any KeyValueObservable
         do {
-          guard let value = try owner.value(forKeyPath: rest) else { return nil }
+          guard let value = try owner.value(forKeyPath: rest.text) else { return nil }
           current = value
         } catch {
-          throw error.continued(after: before)
+          throw error.continued(after: rest.before)
         }
         currentIsObject = false
       }
@@ -303,11 +326,11 @@ struct KeyValuePath {
   func restOwner(in root: AnyObject) throws(KeyValueError) -> (
     owner: any KeyValueObservable, rest: String, before: String
   )? {
-    guard case .rest(let rest, let before)? = components.last else { return nil }
+    guard case .rest(let rest)? = components.last else { return nil }
     guard let (value, object) = try evaluate(components.dropLast(), from: root) else {
-      throw restError!
+      throw rest.error
     }
-    return ((object ?? (value as AnyObject)) as! any KeyValueObservable, rest, before)
+    return ((object ?? (value as AnyObject)) as! any KeyValueObservable, rest.text, rest.before)
   }
 }
 

@@ -63,29 +63,37 @@ enum AccessorKeyPaths {
 final class AccessorSlot<Root: AnyObject, Value>: @unchecked Sendable {
   // @unchecked: the state is atomic; key paths are immutable.
   private let offset: Int
-  private let found = AtomicLazyReference<ReferenceWritableKeyPath<Root, Value>>()
+  /// `Root` and the key path's type, kept: the closures that use the slot are not specialized,
+  /// and naming a generic type there looks its metadata up each time.
+  private let root: ObjectIdentifier
+  private let keyPathType: ReferenceWritableKeyPath<Root, Value>.Type
+  /// The key path once known, type-erased for the same reason (loading it calls no generic
+  /// code).
+  private let found = AtomicLazyReference<AnyKeyPath>()
   private let searched = Atomic<Int>(-1)
 
   /// The slot of the property of `Root` whose storage is at `offset`.
   init(offset: Int) {
     self.offset = offset
+    root = ObjectIdentifier(Root.self)
+    keyPathType = ReferenceWritableKeyPath<Root, Value>.self
   }
 
   /// The property's key path, rooted at the class that declares it (so that applying it to an
   /// object of a subclass calls that subclass's override), or `nil` while no getter of the
   /// property has run.
   var keyPath: ReferenceWritableKeyPath<Root, Value>? {
-    if let known = found.load() { return known }
+    if let known = found.load() { return unsafeDowncast(known, to: keyPathType) }
     let generation = AccessorKeyPaths.generation.load(ordering: .acquiring)
     guard searched.load(ordering: .relaxed) != generation else { return nil }
     guard
-      let handed = AccessorKeyPaths.keyPath(declaredBy: Root.self, offset: offset)
-        as? ReferenceWritableKeyPath<Root, Value>
+      let handed = AccessorKeyPaths.keyPath(declaredBy: Root.self, offset: offset),
+      handed is ReferenceWritableKeyPath<Root, Value>
     else {
       searched.store(generation, ordering: .relaxed)
       return nil
     }
-    return found.storeIfNil(handed)
+    return unsafeDowncast(found.storeIfNil(handed), to: keyPathType)
   }
 
   /// The key path to read `object`'s property with, if reading through the getter can differ
@@ -93,6 +101,6 @@ final class AccessorSlot<Root: AnyObject, Value>: @unchecked Sendable {
   /// getter (`Root`'s own getter reads the storage, whatever `didSet` it has). `nil` otherwise,
   /// or while the key path is not known.
   func getterKeyPath(for object: AnyObject) -> ReferenceWritableKeyPath<Root, Value>? {
-    ObjectIdentifier(type(of: object)) == ObjectIdentifier(Root.self) ? nil : keyPath
+    ObjectIdentifier(type(of: object)) == root ? nil : keyPath
   }
 }

@@ -122,11 +122,11 @@ extension KeyValueObservable {
     let (steps, hasOperator): ([KeyStep], Bool)
     do {
       path = try table.keyValuePath(keyPath)
-      if case .rest(let rest, let before)? = path.components.last, let unresolved = path.restError {
+      if case .rest(let rest)? = path.components.last {
         // The declared types stop before the end: the rest is registered on the object there,
         // with its own `addObserver` (its class's keys, or its own registration).
         return try ForwardedObservation.start(
-          on: self, keyPath: keyPath, prefix: before, rest: rest, unresolved: unresolved,
+          on: self, keyPath: keyPath, prefix: rest.before, rest: rest.text, unresolved: rest.error,
           options: options, handler: handler)
       }
       (steps, hasOperator) = try path.observedSteps()
