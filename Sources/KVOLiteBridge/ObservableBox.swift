@@ -24,7 +24,7 @@ public final class ObservableBox<Value>: ObservableObject, KeyValueObservable, @
     willSet {
       notify { () throws(KeyValueError) in try willChangeValue(for: \.value, to: newValue) }
     }
-    didSet { notify { () throws(KeyValueError) in try didChangeValue(for: \.value) } }
+    didSet { didChangeValue(for: \.value) }
   }
 
   /// Boxes `value`.

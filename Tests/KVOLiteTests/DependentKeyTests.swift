@@ -83,8 +83,8 @@ struct DependentKeyTests {
     let person = Person(firstName: "Ann")
     let counter = Counter()
     let token = person.observe(\.fullName) { _, _ in counter.increment() }
-    try person.willChangeValue(for: \.fullName)
-    try person.didChangeValue(for: \.fullName)
+    person.willChangeValue(for: \.fullName)
+    person.didChangeValue(for: \.fullName)
     #expect(counter.count == 1)
     _ = token
   }

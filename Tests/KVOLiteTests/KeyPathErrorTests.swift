@@ -99,9 +99,9 @@ struct KeyPathErrorTests {
     let token = person.observe(\.shouting, options: [.old, .new]) { _, change in
       log.append("\(change.oldValue!) -> \(change.newValue!)")
     }
-    try person.willChangeValue(for: \.shouting)
+    person.willChangeValue(for: \.shouting)
     person.firstName = "bob"
-    try person.didChangeValue(for: \.shouting)
+    person.didChangeValue(for: \.shouting)
     #expect(log.all == ["ANN -> BOB"])
     _ = token
   }

@@ -33,9 +33,9 @@ struct ManualNotificationTests {
     let token = person.observe(\.manual, options: [.old, .new, .prior]) { _, change in
       log.append(change)
     }
-    try person.willChangeValue(for: \.manual)
+    person.willChangeValue(for: \.manual)
     person.manual = 7
-    try person.didChangeValue(for: \.manual)
+    person.didChangeValue(for: \.manual)
     #expect(
       log.all == [
         KeyValueChange(kind: .setting, oldValue: 0, isPrior: true),
@@ -66,12 +66,12 @@ struct ManualNotificationTests {
     let token = person.observe(\.manual, options: [.old, .new]) { _, change in
       log.append("\(change.oldValue!) -> \(change.newValue!)")
     }
-    try person.willChangeValue(for: \.manual)
+    person.willChangeValue(for: \.manual)
     person.manual = 1
-    try person.willChangeValue(for: \.manual)
+    person.willChangeValue(for: \.manual)
     person.manual = 2
-    try person.didChangeValue(for: \.manual)
-    try person.didChangeValue(for: \.manual)
+    person.didChangeValue(for: \.manual)
+    person.didChangeValue(for: \.manual)
     #expect(log.all == ["1 -> 2", "0 -> 2"])
     _ = token
   }
@@ -82,10 +82,10 @@ struct ManualNotificationTests {
     let log = Log<String>()
     let a = person.observe(\.manual) { _, _ in log.append("manual") }
     let b = person.observe(\.age) { _, _ in log.append("age") }
-    try person.willChangeValue(for: \.manual)
-    try person.willChangeValue(for: \.age)
-    try person.didChangeValue(for: \.manual)
-    try person.didChangeValue(for: \.age)
+    person.willChangeValue(for: \.manual)
+    person.willChangeValue(for: \.age)
+    person.didChangeValue(for: \.manual)
+    person.didChangeValue(for: \.age)
     #expect(log.all == ["manual", "age"])
     _ = (a, b)
   }
@@ -95,7 +95,7 @@ struct ManualNotificationTests {
     let person = Person()
     let counter = Counter()
     let token = person.observe(\.age) { _, _ in counter.increment() }
-    try person.didChangeValue(for: \.age)
+    person.didChangeValue(for: \.age)
     try person.didChangeValue(forKey: "age")
     #expect(counter.count == 0)
     _ = token
@@ -106,20 +106,33 @@ struct ManualNotificationTests {
     let person = Person()
     let counter = Counter()
     let token = person.observe(\.age) { _, _ in counter.increment() }
-    try person.willChangeValue(for: \.age)
+    person.willChangeValue(for: \.age)
     person.age = 1
-    try person.didChangeValue(for: \.age)
+    person.didChangeValue(for: \.age)
     #expect(counter.count == 2)
     _ = token
   }
 
-  @Test("manual notification of a key path that is not a key, or of a dotted key, throws")
+  @Test(
+    "typed manual notification does not throw, as Foundation's: a key path that is not a key stops the program"
+  )
+  func typedManualErrors() async {
+    await #expect(processExitsWith: .failure) {
+      Person().willChangeValue(for: \.unobserved)
+    }
+    await #expect(processExitsWith: .failure) {
+      Person().didChangeValue(for: \.unobserved)
+    }
+  }
+
+  @Test("manual notification of a key that is not declared, or of a dotted key, throws")
   func manualErrors() {
     let person = Person()
     #expect(
-      throws: KeyValueError.undeclaredKeyPath(keyPath: #"\Person.unobserved"#, type: "Person")
+      throws: KeyValueError.unknownKey(
+        key: "unobserved", type: "Person", path: "", suggestion: nil)
     ) {
-      try person.willChangeValue(for: \.unobserved)
+      try person.willChangeValue(forKey: "unobserved")
     }
     #expect(
       throws: KeyValueError.malformedKeyPath(
@@ -139,7 +152,7 @@ struct ManualNotificationTests {
     person.manual = 5
     // Another thread's set, between this set's store and its did-time.
     person.manual = 6
-    try person.didChangeValue(for: \.manual)
+    person.didChangeValue(for: \.manual)
     #expect(log.all == [KeyValueChange(kind: .setting, oldValue: 0, newValue: 5)])
     _ = token
   }

@@ -37,15 +37,15 @@ struct ManualToManyTests {
   func kinds() throws {
     let shelf = Shelf()
     let (token, seen) = Self.record(shelf, options: [.old, .new, .prior])
-    try shelf.willChange(.insertion, valuesAt: [1, 3], for: \.books)
+    shelf.willChange(.insertion, valuesAt: [1, 3], for: \.books)
     shelf.books = ["a", "x", "b", "y", "c"]
-    try shelf.didChange(.insertion, valuesAt: [1, 3], for: \.books)
+    shelf.didChange(.insertion, valuesAt: [1, 3], for: \.books)
     try shelf.willChange(.removal, valuesAt: [0, 4], forKey: "books")
     shelf.books = ["x", "b", "y"]
     try shelf.didChange(.removal, valuesAt: [0, 4], forKey: "books")
-    try shelf.willChange(.replacement, valuesAt: [1], for: \.books)
+    shelf.willChange(.replacement, valuesAt: [1], for: \.books)
     shelf.books = ["x", "B", "y"]
-    try shelf.didChange(.replacement, valuesAt: [1], for: \.books)
+    shelf.didChange(.replacement, valuesAt: [1], for: \.books)
     #expect(
       seen() == [
         "insertion [1, 3] prior", "insertion [1, 3] new [\"x\", \"y\"]",
@@ -67,9 +67,9 @@ struct ManualToManyTests {
     let count = try shelf.observe("books.@count", options: [.new]) { change in
       seen.append("count \(change.newValue.map { "\($0 ?? "nil")" } ?? "-")")
     }
-    try shelf.willChange(.removal, valuesAt: [2], for: \.books)
+    shelf.willChange(.removal, valuesAt: [2], for: \.books)
     shelf.books.removeLast()
-    try shelf.didChange(.removal, valuesAt: [2], for: \.books)
+    shelf.didChange(.removal, valuesAt: [2], for: \.books)
     #expect(seen == [#"removal [2] Optional(["c"]) nil"#, "count 2"])
     withExtendedLifetime((token, count)) {}
   }
@@ -79,7 +79,7 @@ struct ManualToManyTests {
     let shelf = Shelf()
     let (token, seen) = Self.record(shelf, options: [.old, .prior])
     #expect(throws: KeyValueError.indexOutOfRange(index: 3, count: 3, path: "books")) {
-      try shelf.willChange(.removal, valuesAt: [0, 3], for: \.books)
+      try shelf.willChange(.removal, valuesAt: [0, 3], forKey: "books")
     }
     #expect(throws: KeyValueError.notARelationship(key: "label", type: "Shelf", role: .attribute)) {
       try shelf.willChange(.insertion, valuesAt: [0], forKey: "label")
@@ -88,26 +88,53 @@ struct ManualToManyTests {
       try shelf.willChange(.insertion, valuesAt: [0], forKey: "bogus")
     }
     // A did-time whose indexes no longer fit finishes the pair without notifying.
-    try shelf.willChange(.insertion, valuesAt: [5], for: \.books)
+    try shelf.willChange(.insertion, valuesAt: [5], forKey: "books")
     #expect(throws: KeyValueError.indexOutOfRange(index: 5, count: 3, path: "books")) {
-      try shelf.didChange(.insertion, valuesAt: [5], for: \.books)
+      try shelf.didChange(.insertion, valuesAt: [5], forKey: "books")
     }
-    try shelf.didChange(.insertion, valuesAt: [5], for: \.books)
+    try shelf.didChange(.insertion, valuesAt: [5], forKey: "books")
     #expect(seen() == ["insertion [5] prior"])
     withExtendedLifetime(token) {}
+  }
+
+  @Test("the typed forms do not throw: unobserved, indexes out of range are not even read")
+  func typedFormsUnobserved() {
+    let shelf = Shelf()
+    shelf.willChange(.removal, valuesAt: [7], for: \.books)
+    shelf.didChange(.removal, valuesAt: [7], for: \.books)
+    shelf.willChange(.insertion, valuesAt: [9], for: \.books)
+    shelf.didChange(.insertion, valuesAt: [9], for: \.books)
+    #expect(shelf.books == ["a", "b", "c"])
+  }
+
+  @Test("the typed forms stop the program at an observed index out of range, as Foundation raises")
+  func typedFormsObservedOutOfRange() async {
+    await #expect(processExitsWith: .failure) {
+      let shelf = Shelf()
+      let token = shelf.observe(\.books, options: [.old]) { _, _ in }
+      shelf.willChange(.removal, valuesAt: [0, 3], for: \.books)
+      withExtendedLifetime(token) {}
+    }
+    await #expect(processExitsWith: .failure) {
+      let shelf = Shelf()
+      let token = shelf.observe(\.books, options: [.new]) { _, _ in }
+      shelf.willChange(.insertion, valuesAt: [5], for: \.books)
+      shelf.didChange(.insertion, valuesAt: [5], for: \.books)
+      withExtendedLifetime(token) {}
+    }
   }
 
   @Test("a .setting with indexes is a change of the whole array; an unobserved pair does nothing")
   func settingAndUnobserved() throws {
     let quiet = Shelf()
-    try quiet.willChange(.removal, valuesAt: [0], for: \.books)
+    quiet.willChange(.removal, valuesAt: [0], for: \.books)
     quiet.books = []
-    try quiet.didChange(.removal, valuesAt: [0], for: \.books)
+    quiet.didChange(.removal, valuesAt: [0], for: \.books)
     let shelf = Shelf()
     let (token, seen) = Self.record(shelf, options: [.old, .new])
-    try shelf.willChange(.setting, valuesAt: [0], for: \.books)
+    shelf.willChange(.setting, valuesAt: [0], for: \.books)
     shelf.books = ["z"]
-    try shelf.didChange(.setting, valuesAt: [0], for: \.books)
+    shelf.didChange(.setting, valuesAt: [0], for: \.books)
     #expect(seen() == [#"setting [] old ["a", "b", "c"] new ["z"]"#])
     withExtendedLifetime(token) {}
   }

@@ -47,6 +47,14 @@ extension KeyValueObservable {
     } catch {
       return try setUndefinedKey(value, error, in: keyPath)
     }
+    if let (owner, rest, before) = try path.restOwner(in: self) {
+      // The rest is looked up on the class of the object reached.
+      do {
+        return try owner.setValue(value, forKeyPath: rest)
+      } catch {
+        throw error.continued(after: before)
+      }
+    }
     let (object, key) = try path.target(in: self)
     guard let assign = key.entry.assign else { throw key.notSettable }
     do {
@@ -76,6 +84,13 @@ extension KeyValueObservable {
       path = try KeyTable.of(self).keyValuePath(keyPath)
     } catch {
       return try setUndefinedKey(text, error, in: keyPath, fromText: true)
+    }
+    if let (owner, rest, before) = try path.restOwner(in: self) {
+      do {
+        return try owner.setValue(fromText: text, forKeyPath: rest)
+      } catch {
+        throw error.continued(after: before)
+      }
     }
     let (object, key) = try path.target(in: self)
     guard key.entry.assign != nil else { throw key.notSettable }

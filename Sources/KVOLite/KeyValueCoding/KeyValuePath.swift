@@ -1,8 +1,11 @@
 /// A string key path resolved against declared keys for key-value coding: keys, indexes into
 /// to-many relationships (`contents.0.title`) and collection operators (`contents.@count`).
 ///
-/// Resolution uses only the type-level declarations, so every naming or syntax error is found
-/// before any value is read or written.
+/// Resolution uses the type-level declarations, so every syntax error, and every naming error
+/// but one, is found before any value is read or written. The exception: a key that the type
+/// reached past a relationship does not declare may belong to a subclass of it, so it is looked
+/// up when the path is used, on the class of the object there, as Foundation looks keys up
+/// (``Component/rest(_:)``).
 struct KeyValuePath {
   enum Component {
     /// A declared key of the current object.
@@ -14,10 +17,40 @@ struct KeyValuePath {
     /// elements: it may go through to-many relationships and operators of its own
     /// (`groups.@sum.items.@avg.weight`).
     case collect(CollectionOperator, right: KeyValuePath?)
+    /// The rest of the path, whose first key the type reached does not declare: it is looked
+    /// up when the path is used, on the class of the object reached then, which may be a
+    /// subclass of that type (a relationship typed as a superclass), as Foundation looks keys
+    /// up. Always the last component.
+    case rest(Rest)
+  }
+
+  /// The rest of a path that is looked up on the object's own class (``Component/rest(_:)``).
+  /// A class, so that components stay one word and a reference wide.
+  final class Rest: Sendable {
+    /// The rest of the path, from the key the declared type lacks.
+    let text: String
+    /// The whole path before it, for errors.
+    let before: String
+    /// What resolving against the declared types threw: thrown when a `nil` relationship
+    /// leaves no object whose class could have the key, and by observing, whose resolution
+    /// uses the declared types.
+    let error: KeyValueError
+
+    init(text: String, before: String, error: KeyValueError) {
+      self.text = text
+      self.before = before
+      self.error = error
+    }
   }
 
   let text: String
   let components: [Component]
+
+  /// The error of the declared types, where the path goes on as ``Component/rest(_:)``.
+  var restError: KeyValueError? {
+    guard case .rest(let rest)? = components.last else { return nil }
+    return rest.error
+  }
 
   /// The leading keys, for observing: every key must be a to-one relationship but the last,
   /// which may be followed by a collection operator (observed as a setting of the result).
@@ -28,13 +61,30 @@ struct KeyValuePath {
     for component in components {
       switch component {
       case .key(let step): steps.append(step)
-      case .collect: return (steps, true)
+      case .collect(_, let right):
+        // Observation resolves every key against the declared types, the right-hand path's too.
+        if let error = right?.unresolved { throw error }
+        return (steps, true)
       case .index:
         throw .malformedKeyPath(
           path: text, reason: "an element of a to-many relationship cannot be observed by index")
+      case .rest(let rest):
+        // Observation resolves every key against the declared types.
+        throw rest.error
       }
     }
     return (steps, false)
+  }
+
+  /// The error of the first key, here or in an operator's right-hand path, that resolution left
+  /// to the class of the object reached (``Component/rest(_:)``); `nil` if every key
+  /// resolved against the declared types.
+  var unresolved: KeyValueError? {
+    restError
+      ?? components.lazy.compactMap { component -> KeyValueError? in
+        guard case .collect(_, let right?) = component else { return nil }
+        return right.unresolved
+      }.first
   }
 
   /// What the path has reached while resolving.
@@ -45,12 +95,19 @@ struct KeyValuePath {
     case value(KeyStep)
   }
 
-  init(_ text: String, in table: KeyTable) throws(KeyValueError) {
+  /// Resolves `text` against `table`, the table of the class of the object the path will be
+  /// used on. With `base` (the text before an operator, for its right-hand path), `table` is
+  /// the elements' declared type, and errors name the whole path.
+  init(_ text: String, in table: KeyTable, base: String? = nil) throws(KeyValueError) {
     let parsed = try KeyPathString(text)
     self.text = text
     var components: [Component] = []
     var position = Position.object(table)
     var names = parsed.components[...]
+    /// The whole path before the component `consumed` names, as errors name it.
+    func before(_ consumed: Int) -> String {
+      [base ?? "", parsed.prefix(consumed)].filter { !$0.isEmpty }.joined(separator: ".")
+    }
     while let name = names.popFirst() {
       let consumed = parsed.components.count - names.count - 1
       switch position {
@@ -64,9 +121,23 @@ struct KeyValuePath {
             reason: "a collection operator must follow a to-many relationship")
         }
         guard let index = table.indexByName[name] else {
-          throw .unknownKey(
-            key: name, type: table.typeName, path: parsed.prefix(consumed),
-            suggestion: table.closestName(to: name))
+          let suggestion = table.closestName(to: name)
+          // The root's table is its own class's; past a relationship or among elements, the
+          // table is the declared type's, and the object there may be of a subclass.
+          guard consumed > 0 || base != nil else {
+            throw .unknownKey(
+              key: name, type: table.typeName, path: parsed.prefix(consumed),
+              suggestion: suggestion)
+          }
+          let error = KeyValueError.unknownKey(
+            key: name, type: table.typeName, path: before(consumed), suggestion: suggestion)
+          components.append(
+            .rest(
+              Rest(
+                text: ([name] + names).joined(separator: "."), before: before(consumed),
+                error: error)))
+          names = []
+          continue
         }
         let step = KeyStep(table: table, index: index)
         components.append(.key(step))
@@ -95,9 +166,10 @@ struct KeyValuePath {
                 reason: "the elements of \"\(key.entry.name)\" have no declared keys")
             }
             do {
-              right = try KeyValuePath(names.joined(separator: "."), in: elements)
+              right = try KeyValuePath(
+                names.joined(separator: "."), in: elements, base: before(consumed + 1))
             } catch {
-              throw error.restated(prefix: parsed.prefix(consumed + 1), whole: text)
+              throw error.restated(prefix: before(consumed + 1), whole: text)
             }
           }
           names = []
@@ -168,7 +240,11 @@ struct KeyValuePath {
       switch component {
       case .key(let step):
         if let related = step.entry.related {
-          guard let next = related(object) else { return nil }
+          guard let next = related(object) else {
+            // With no object, no class to look the rest up on: the declared type's error.
+            if let restError { throw restError }
+            return nil
+          }
           object = next
           current = next
           currentIsObject = true
@@ -228,27 +304,33 @@ struct KeyValuePath {
         guard let result = try op.apply(to: values, path: text) else { return nil }
         current = result
         currentIsObject = false
+      case .rest(let rest):
+        // Resolution let a key follow only an observable object.
+        let owner = object as! any KeyValueObservable
+        do {
+          guard let value = try owner.value(forKeyPath: rest.text) else { return nil }
+          current = value
+        } catch {
+          throw error.continued(after: rest.before)
+        }
+        currentIsObject = false
       }
     }
     return (current, currentIsObject ? object : nil)
   }
-}
 
-extension KeyValueError {
-  /// An error of an operator's right-hand path, restated for the whole path `whole`, whose part
-  /// up to and including the operator is `prefix`.
-  fileprivate func restated(prefix: String, whole: String) -> KeyValueError {
-    switch self {
-    case .unknownKey(let key, let type, let path, let suggestion):
-      .unknownKey(
-        key: key, type: type, path: path.isEmpty ? prefix : prefix + "." + path,
-        suggestion: suggestion)
-    case .malformedKeyPath(_, let reason): .malformedKeyPath(path: whole, reason: reason)
-    case .unknownOperator(let name, _): .unknownOperator(operator: name, path: whole)
-    case .misplacedOperator(let name, _, let reason):
-      .misplacedOperator(operator: name, path: whole, reason: reason)
-    default: self
+  /// Where the path goes on as ``Component/rest``: the object reached (of whatever class it is)
+  /// and the rest of the path, with the whole path before it; `nil` if it does not.
+  /// - Throws: what reading the path up to there throws, and ``restError`` if a relationship
+  ///   along it is `nil`.
+  func restOwner(in root: AnyObject) throws(KeyValueError) -> (
+    owner: any KeyValueObservable, rest: String, before: String
+  )? {
+    guard case .rest(let rest)? = components.last else { return nil }
+    guard let (value, object) = try evaluate(components.dropLast(), from: root) else {
+      throw rest.error
     }
+    return ((object ?? (value as AnyObject)) as! any KeyValueObservable, rest.text, rest.before)
   }
 }
 

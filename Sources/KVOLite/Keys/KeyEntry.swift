@@ -32,11 +32,13 @@ final class KeyEntry: @unchecked Sendable {
   /// without boxing them all), with the number of elements, both from one read of the array
   /// (two reads could tell of an element missing at an index that the count then contains).
   var element: ((AnyObject, Int) -> (element: Any?, count: Int))? = nil
-  /// For to-many relationships: applies a mutation given type-erased elements (checked) to
-  /// the ``Observed`` storage at the given address of the object.
+  /// For to-many relationships, and attributes that are arrays: applies a mutation given
+  /// type-erased elements (checked) to the ``Observed`` storage at the given address of the
+  /// object. Indexes `nil` mean the end of the array as it is then, for an insertion, and
+  /// every index, for a removal.
   var mutateErased:
     (
-      (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
+      (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int]?, [Any])
         throws(KeyValueError) -> Void
     )? = nil
   /// For to-many relationships kept by indexed accessors: checks and applies a mutation given
@@ -59,6 +61,10 @@ final class KeyEntry: @unchecked Sendable {
   var check: ((Any?, String) throws(KeyValueError) -> Any)? = nil
   /// Whether the declaration gave a validation hook (``check`` runs it).
   var hasValidator = false
+  /// For a stored key: the class whose property it is (the root of its key path). An object of
+  /// a subclass may override the property, so that what its getter returns is not what the
+  /// storage holds.
+  var declaringClass: ObjectIdentifier?
   /// Stores a value that `check` returned, with no further checks.
   var store: ((AnyObject, Any) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.
@@ -76,6 +82,12 @@ final class KeyEntry: @unchecked Sendable {
     self.isOptional = isOptional
     self.notifiesAutomatically = notifiesAutomatically
     self.value = value
+  }
+
+  /// Whether the value a set stores is the value `object`'s getter returns: `object` is of the
+  /// class whose property this key is, not of a subclass that could override the getter.
+  func readsStorage(of object: AnyObject) -> Bool {
+    declaringClass.map { $0 == ObjectIdentifier(type(of: object)) } ?? true
   }
 
   /// Reads the value boxed for display: an optional's `nil` is `nil`, not `Optional.none`.
@@ -107,9 +119,9 @@ final class KeyEntry: @unchecked Sendable {
     }
   }
 
-  /// Makes the `mutateErased` closure of a to-many relationship of `Element`s.
+  /// Makes the `mutateErased` closure of an array of `Element`s.
   static func erasedMutator<Element>(_: Element.Type)
-    -> (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int], [Any])
+    -> (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int]?, [Any])
     throws(KeyValueError) -> Void
   {
     { object, index, storage, path, kind, indexes, elements throws(KeyValueError) in
@@ -124,7 +136,14 @@ final class KeyEntry: @unchecked Sendable {
       try ToManyMutation<Element>.apply(
         to: object, registrar: (object as! any KeyValueObservable).observationRegistrar, key: index,
         storage: storage.assumingMemoryBound(to: Observed<[Element]>.self), path: path
-      ) { _ in ToManyMutation(kind: kind, indexes: indexes, elements: typed) }
+      ) { current in
+        // Without indexes, the end or every element, of the array as it is under the lock.
+        let at =
+          indexes
+          ?? (kind == .insertion
+            ? Array(current.count..<current.count + typed.count) : Array(current.indices))
+        return ToManyMutation(kind: kind, indexes: at, elements: typed)
+      }
     }
   }
 

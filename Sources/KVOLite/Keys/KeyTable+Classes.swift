@@ -38,7 +38,9 @@ extension KeyTable {
   /// name, replacing an inherited declaration of that name, or adding a key.
   private static func make<Root: KeyValueObservable>(_ type: Root.Type) -> KeyTable {
     let typeName = String(describing: type)
-    let parent = (_getSuperclass(type) as? any KeyValueObservable.Type).map { of($0) }
+    let superclass = _getSuperclass(type) as? any KeyValueObservable.Type
+    let parent = superclass.map { of($0) }
+    if let superclass { noteInheritedDeclarations(of: type, superclass: superclass) }
     var entries = parent?.entries ?? []
     var offsets = parent?.knownOffsets ?? []
     var problems: [String] = []
@@ -75,6 +77,40 @@ extension KeyTable {
     return KeyTable(
       typeName: typeName, entries: entries, knownOffsets: offsets,
       inheritedKeyPaths: parent?.indexByKeyPath ?? [:])
+  }
+
+  /// The classes whose ``KeyValueObservable/observableKeys`` are their superclass's, by name,
+  /// with the class that declares the conformance: Swift calls that class's `observableKeys`
+  /// (a `static let` a subclass declares is another property, never called), so an unknown-key
+  /// error on such a class names the fix (see ``declarationHint(forTypeNamed:)``). Guarded by
+  /// `classesLock`.
+  nonisolated(unsafe) private static var inheritedDeclarations: [String: String] = [:]
+
+  /// Notes `type` in ``inheritedDeclarations`` if its declarations are `superclass`'s.
+  private static func noteInheritedDeclarations(
+    of type: any KeyValueObservable.Type, superclass: any KeyValueObservable.Type
+  ) {
+    guard declaredNames(of: type) == declaredNames(of: superclass) else { return }
+    var base: any KeyValueObservable.Type = superclass
+    while let next = _getSuperclass(base) as? any KeyValueObservable.Type { base = next }
+    let (typeName, baseName) = (String(describing: type), String(describing: base))
+    classesLock.withLock { inheritedDeclarations[typeName] = baseName }
+  }
+
+  /// The names `type`'s ``KeyValueObservable/observableKeys`` declares.
+  private static func declaredNames<Root: KeyValueObservable>(of type: Root.Type) -> [String] {
+    type.observableKeys.table.entries.map(\.name)
+  }
+
+  /// What an unknown key of the class named `typeName` may be missing for, if that class is a
+  /// subclass whose declarations are its superclass's: a `static let observableKeys` of its
+  /// own, which Swift never calls.
+  static func declarationHint(forTypeNamed typeName: String) -> String? {
+    guard let base = classesLock.withLock({ inheritedDeclarations[typeName] }) else { return nil }
+    return "if \(typeName) declares it in a `static let observableKeys` of its own, that table"
+      + " is never read (Swift calls \(base)'s): declare `class var observableKeys` in \(base)"
+      + " and `override class var observableKeys` in \(typeName), adding to"
+      + " `super.observableKeys`"
   }
 
   /// The key of each ``Observed`` stored property of `type` and its superclasses, with the

@@ -44,9 +44,13 @@ extension KeyTable {
       learn(keyPath, index: index)
       return [KeyStep(table: self, index: index)]
     }
-    let reports = StorageProbe.reports(reading: read, on: object)
+    // One report per hop, and room for what computed getters along the way read: a key path
+    // may have any number of hops.
+    let hops = KeyPathComponents.identities(of: keyPath)?.count ?? 1
+    let reports = StorageProbe.reports(
+      reading: read, on: object, limit: StorageProbe.Request.defaultLimit + hops)
     for report in reports { KeyTable.learn(from: report) }
-    guard let steps = steps(of: keyPath, from: reports) ?? search(keyPath) else {
+    guard let steps = steps(of: keyPath, from: reports) ?? search(keyPath, hops: hops) else {
       throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: typeName)
     }
     if steps.count == 1 {
@@ -65,7 +69,7 @@ extension KeyTable {
 
   /// The keys `reports` read, one per hop from this table, if they are exactly `keyPath`.
   private func steps(of keyPath: AnyKeyPath, from reports: [StorageProbe.Report]) -> [KeyStep]? {
-    guard !reports.isEmpty, reports.count <= 8 else { return nil }
+    guard !reports.isEmpty else { return nil }
     var steps: [KeyStep] = []
     var table = self
     for report in reports {
@@ -81,14 +85,17 @@ extension KeyTable {
   }
 
   /// Depth-first search over chains of relationships that start at this table, composing the
-  /// key paths of their keys (declared or learned) until one equals `target`.
-  private func search(_ target: AnyKeyPath) -> [KeyStep]? {
+  /// key paths of their keys (declared or learned) until one equals `target`, a key path of
+  /// `hops` components (a chain has at most one key per component).
+  private func search(_ target: AnyKeyPath, hops: Int) -> [KeyStep]? {
     var budget = 10_000
-    return search(target, chain: [], budget: &budget)
+    return search(target, chain: [], depth: max(1, hops), budget: &budget)
   }
 
-  private func search(_ target: AnyKeyPath, chain: [KeyStep], budget: inout Int) -> [KeyStep]? {
-    guard chain.count < 8 else { return nil }
+  private func search(_ target: AnyKeyPath, chain: [KeyStep], depth: Int, budget: inout Int)
+    -> [KeyStep]?
+  {
+    guard chain.count < depth else { return nil }
     for index in entries.indices {
       budget -= 1
       guard budget > 0 else { return nil }
@@ -103,7 +110,7 @@ extension KeyTable {
       let entry = entries[index]
       if entry.role == .toOne || entry.role == .derived, !entry.isOptional,
         let next = entry.relatedKeys,
-        let found = next().search(target, chain: candidate, budget: &budget)
+        let found = next().search(target, chain: candidate, depth: depth, budget: &budget)
       {
         return found
       }

@@ -95,11 +95,14 @@ final class KeyTable: @unchecked Sendable {
     probedOffsets.deallocate()
   }
 
-  /// The index of `keyPath` if it is one stored key (not derived) declared or learned; `nil`
-  /// otherwise.
+  /// The index of `keyPath` if it is one stored key (not derived) declared or learned, whose
+  /// getter on `object` returns what its storage holds (`object` is of the class whose property
+  /// it is, see ``KeyEntry/readsStorage(of:)``); `nil` otherwise.
   @usableFromInline
-  func directIndex(of keyPath: AnyKeyPath) -> Int? {
-    index(of: keyPath).flatMap { entries[$0].role == .derived ? nil : $0 }
+  func directIndex(of keyPath: AnyKeyPath, on object: AnyObject) -> Int? {
+    index(of: keyPath).flatMap {
+      entries[$0].role == .derived || !entries[$0].readsStorage(of: object) ? nil : $0
+    }
   }
 
   /// The index of `keyPath` if it is one key, declared or learned; `nil` if it is not known

@@ -54,7 +54,9 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .unknownKey(let key, let type, let path, let suggestion):
       let location = path.isEmpty ? "" : " (after \"\(path)\")"
-      let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? ""
+      let hint =
+        suggestion.map { "; did you mean \"\($0)\"?" }
+        ?? KeyTable.declarationHint(forTypeNamed: type).map { "; \($0)" } ?? ""
       return "\(type) has no key \"\(key)\"\(location)\(hint)"
     case .malformedKeyPath(let path, let reason):
       return "malformed key path \"\(path)\": \(reason)"

@@ -101,7 +101,6 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
       return (elements.indices.contains(index) ? elements[index] : nil, elements.count)
     }
     entry.makeSettable(keyPath, validate: nil)
-    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
   }
 
@@ -119,7 +118,6 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     }
     entry.elementKeys = { KeyTable.of(Element.self) }
     entry.makeSettable(keyPath, validate: nil)
-    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
     return ObservableKey(entry: entry)
   }
 
@@ -177,7 +175,10 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
       name: name, keyPath: keyPath, role: role, valueType: valueType, storedType: Value.self,
       isOptional: isOptional, notifiesAutomatically: notifiesAutomatically,
       value: { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] })
+    entry.declaringClass = ObjectIdentifier(Root.self)
     entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
+    // An array, of objects or of values, can be mutated by index (`mutableArrayValue`).
+    entry.mutateErased = (Value.self as? any MutableArrayValue.Type)?.erasedMutator
     return entry
   }
 }

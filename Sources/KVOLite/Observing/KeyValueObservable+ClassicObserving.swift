@@ -12,11 +12,17 @@ extension KeyValueObservable {
   /// - Lifetime: neither the observer nor the object is retained by the registration. A
   ///   registration whose observer is gone delivers nothing; all of an object's registrations
   ///   end when it is released.
+  /// A key path that reaches an object whose type lacks the next key (`holder.registrar.name`,
+  /// where `registrar` holds an object whose class takes registrations over, or is of a
+  /// subclass that has the key) hands the rest of the path (`name`) to that object's own
+  /// `addObserver`, as Foundation does, and relays what it reports as changes of the whole
+  /// path, `of` this object; replacing that object moves the registration to the new one.
+  ///
   /// - Throws: ``KeyValueError``, as ``observe(_:options:changeHandler:)-(String,_,_)`` throws;
   ///   nothing is registered then.
   public func addObserver(
-    _ observer: any KeyValueObserver, forKeyPath keyPath: String, options: ObservingOptions = [],
-    context: UnsafeMutableRawPointer? = nil
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String, options: ObservingOptions,
+    context: UnsafeMutableRawPointer?
   ) throws(KeyValueError) {
     let tag = context.map { UInt(bitPattern: $0) }
     // The registration delivers nothing until it is kept below, so that a removal from inside
@@ -38,6 +44,31 @@ extension KeyValueObservable {
     _ = observationRegistrar.context(of: self).addClassic(registration)
     kept.open()
     sendInitial()
+  }
+
+  /// ``addObserver(_:forKeyPath:options:context:)`` with no options and no context, through the
+  /// object's own implementation.
+  public func addObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String)
+    throws(KeyValueError)
+  {
+    try addObserver(observer, forKeyPath: keyPath, options: [], context: nil)
+  }
+
+  /// ``addObserver(_:forKeyPath:options:context:)`` with no context, through the object's own
+  /// implementation.
+  public func addObserver(
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String, options: ObservingOptions
+  ) throws(KeyValueError) {
+    try addObserver(observer, forKeyPath: keyPath, options: options, context: nil)
+  }
+
+  /// ``addObserver(_:forKeyPath:options:context:)`` with no options, through the object's own
+  /// implementation.
+  public func addObserver(
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String,
+    context: UnsafeMutableRawPointer?
+  ) throws(KeyValueError) {
+    try addObserver(observer, forKeyPath: keyPath, options: [], context: context)
   }
 
   /// Removes the most recent registration of `observer` for `keyPath` with `context` (which

@@ -10,10 +10,12 @@ extension KeyValueObservable {
   /// are. Nested pairs for one key deliver one notification each, the inner one first. A
   /// `didChangeValue` without a matching `willChangeValue` does nothing.
   ///
-  /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not a
-  ///   declared key of this type.
-  public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) throws(KeyValueError) {
-    manualWillChange(try manualStep(for: keyPath))
+  /// As in Foundation, it does not throw: a key path that is not a key of this type is a
+  /// programming error, which stops the program with a message naming the property and the
+  /// fix, as ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` does. (The forms
+  /// that take a key's name throw instead.)
+  public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+    manualWillChange(typedManualStep(for: keyPath, in: "willChangeValue(for:)"))
   }
 
   /// ``willChangeValue(for:)`` for a change to `newValue`, known now: the did-time
@@ -29,8 +31,9 @@ extension KeyValueObservable {
   }
 
   /// Announces that the value of a declared key has changed; see ``willChangeValue(for:)``.
-  public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) throws(KeyValueError) {
-    manualDidChange(try manualStep(for: keyPath))
+  /// Does not throw: a key path that is not a key stops the program, as there.
+  public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+    manualDidChange(typedManualStep(for: keyPath, in: "didChangeValue(for:)"))
   }
 
   /// ``willChangeValue(for:)`` for a key given by name.
@@ -51,22 +54,37 @@ extension KeyValueObservable {
   /// did-time (for an insertion or replacement), as Foundation computes them. `.setting`
   /// announces a change of the whole array, like ``willChangeValue(for:)``.
   ///
-  /// - Throws: ``KeyValueError/undeclaredKeyPath(keyPath:type:)`` if `keyPath` is not a
-  ///   declared key; ``KeyValueError/indexOutOfRange(index:count:path:)`` if a removed or
-  ///   replaced index is not in the array. Nothing is announced then.
+  /// As in Foundation, it does not throw. A key path that is not a to-many key of this type
+  /// stops the program (as in ``willChangeValue(for:)``), and so does, while the key is
+  /// observed, a removed or replaced index that is not in the array (Foundation raises a range
+  /// exception there); unobserved, nothing is read, and nothing is checked.
   public func willChange<Element>(
     _ kind: KeyValueChangeKind, valuesAt indexes: IndexSet, for keyPath: KeyPath<Self, [Element]>
-  ) throws(KeyValueError) {
-    try manualWillChange(try manualStep(for: keyPath), kind: kind, indexes: indexes)
+  ) {
+    let step = typedManualStep(for: keyPath, in: "willChange(_:valuesAt:for:)")
+    do {
+      try manualWillChange(step, kind: kind, indexes: indexes)
+    } catch {
+      // Nothing was announced, so the did-time finds nothing to finish.
+      guard observationRegistrar.existingContext?.currentList(key: step.index) != nil else {
+        return
+      }
+      fatalError("KVOLite: willChange(.\(kind), valuesAt: …, for:) announces \(error)")
+    }
   }
 
-  /// Announces that the change announced by ``willChange(_:valuesAt:for:)`` has happened.
-  /// - Throws: ``KeyValueError/indexOutOfRange(index:count:path:)`` if an inserted or
-  ///   replacing index is not in the array (the pair is finished without notifying).
+  /// Announces that the change announced by ``willChange(_:valuesAt:for:)`` has happened. Does
+  /// not throw: while the key is observed, an inserted or replacing index that is not in the
+  /// array stops the program, as Foundation raises a range exception.
   public func didChange<Element>(
     _ kind: KeyValueChangeKind, valuesAt indexes: IndexSet, for keyPath: KeyPath<Self, [Element]>
-  ) throws(KeyValueError) {
-    try manualDidChange(try manualStep(for: keyPath), kind: kind, indexes: indexes)
+  ) {
+    let step = typedManualStep(for: keyPath, in: "didChange(_:valuesAt:for:)")
+    do {
+      try manualDidChange(step, kind: kind, indexes: indexes)
+    } catch {
+      fatalError("KVOLite: didChange(.\(kind), valuesAt: …, for:) announces \(error)")
+    }
   }
 
   /// ``willChange(_:valuesAt:for:)`` for a to-many key given by name.
@@ -163,6 +181,19 @@ extension KeyValueObservable {
     else { return }
     let new = pending.new ?? step.entry.value(self)
     context.whileDelivering(frame.list) { frame.didChangeBoxed(self, old: pending.old, new: new) }
+  }
+
+  /// The key of a typed manual notification; a key path that is not a key stops the program,
+  /// with the message ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` gives.
+  private func typedManualStep<Value>(for keyPath: KeyPath<Self, Value>, in call: String)
+    -> KeyStep
+  {
+    do {
+      return try manualStep(for: keyPath)
+    } catch {
+      fatalError(
+        Self.diagnosis(error, keyPath: keyPath, object: self, action: "notify a change of"))
+    }
   }
 
   private func manualStep<Value>(for keyPath: KeyPath<Self, Value>) throws(KeyValueError)

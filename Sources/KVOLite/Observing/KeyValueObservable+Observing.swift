@@ -46,7 +46,7 @@ extension KeyValueObservable {
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
     let table = KeyTable.of(self)
-    guard let index = table.directIndex(of: keyPath) else {
+    guard let index = table.directIndex(of: keyPath, on: self) else {
       return try observeChain(keyPath, options: options, changeHandler: changeHandler)
     }
     let record = try observationRegistrar.registerDirect(on: self, key: index, in: table) {
@@ -65,12 +65,15 @@ extension KeyValueObservable {
   ) throws(KeyValueError) -> ObservationToken {
     let table = KeyTable.of(self)
     let steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
-    if steps.count == 1, steps[0].entry.role != .derived {
+    let isOneKey = steps.count == 1 && steps[0].entry.role != .derived
+    if isOneKey, steps[0].entry.readsStorage(of: self) {
       return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
     }
+    // One key of a superclass, on an object of a subclass that may override its getter: the
+    // values are read through the key path, as Foundation reads them.
     let (token, sendInitial) = try startPathObservation(
-      steps: steps, hasOperator: false, options: options, read: { $0[keyPath: keyPath] },
-      elements: { $0 as! Value }, handler: changeHandler)
+      steps: steps, hasOperator: false, options: options, readsValues: isOneKey,
+      read: { $0[keyPath: keyPath] }, elements: { $0 as! Value }, handler: changeHandler)
     sendInitial()
     return token
   }
@@ -119,6 +122,13 @@ extension KeyValueObservable {
     let (steps, hasOperator): ([KeyStep], Bool)
     do {
       path = try table.keyValuePath(keyPath)
+      if case .rest(let rest)? = path.components.last {
+        // The declared types stop before the end: the rest is registered on the object there,
+        // with its own `addObserver` (its class's keys, or its own registration).
+        return try ForwardedObservation.start(
+          on: self, keyPath: keyPath, prefix: rest.before, rest: rest.text, unresolved: rest.error,
+          options: options, handler: handler)
+      }
       (steps, hasOperator) = try path.observedSteps()
     } catch {
       // A key of every element of a to-many relationship: `contents.weight`.
@@ -135,8 +145,11 @@ extension KeyValueObservable {
         operator: (op, right?.text, keyPath), options: options, read: { _ in nil },
         handler: { _, change in handler(change) })
     }
-    if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord {
-      // One stored key: a direct record, like a typed one-key observation.
+    if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord,
+      steps[0].entry.readsStorage(of: self)
+    {
+      // One stored key: a direct record, like a typed one-key observation. (On an object of a
+      // subclass, which may override the key's getter, a path observation reads the values.)
       let step = steps[0]
       let record = try observationRegistrar.registerDirect(
         on: self, key: step.index, in: step.table
@@ -161,8 +174,11 @@ extension KeyValueObservable {
 
   /// Starts a path observation (its links placed); its `.initial` notification is the
   /// caller's, sent by `sendInitial` (see ``register(_:options:handler:)``).
+  ///
+  /// With `readsValues`, the values are read with `read` even where the last key's setter could
+  /// deliver the value it stored (an overriding getter may return another).
   private func startPathObservation<Value>(
-    steps: [KeyStep], hasOperator: Bool, options: ObservingOptions,
+    steps: [KeyStep], hasOperator: Bool, options: ObservingOptions, readsValues: Bool = false,
     read: @escaping (Self) -> Value, elements: @escaping (Any) -> Value,
     handler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
@@ -176,7 +192,8 @@ extension KeyValueObservable {
     }
     let observation = TypedPathObservation(
       root: self, branches: branches, wiringFrom: wiringFrom,
-      isExactToMany: last.role == .toMany && !hasOperator, isDerived: last.role == .derived,
+      isExactToMany: last.role == .toMany && !hasOperator,
+      isDerived: last.role == .derived || readsValues,
       options: options, read: read, elements: elements, handler: handler)
     do {
       try observation.rewire()

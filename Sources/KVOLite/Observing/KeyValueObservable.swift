@@ -76,6 +76,30 @@ public protocol KeyValueObservable: AnyObject {
   /// optional (set a default instead, or throw). Foundation's override point. The default
   /// throws ``KeyValueError/nilForNonOptional(path:expected:)``.
   func setNilValueForKey(_ key: String) throws(KeyValueError)
+
+  /// Registers `observer` for changes of `keyPath`, Foundation's way; see
+  /// ``addObserver(_:forKeyPath:options:context:)-(_,_,_,_)``'s default implementation, which
+  /// does it. Foundation's override point: a class that holds other objects may take the
+  /// registration over and pass it on to them (an array controller exposing its arranged
+  /// objects), and a key path through an object of that class (`controller.selection.name`)
+  /// then hands the rest of the path (`selection.name`) to it, relaying the changes to the
+  /// observer of the whole path. Implement it (with both ``removeObserver(_:forKeyPath:)``s) in
+  /// the type that declares the conformance, with exactly this signature.
+  func addObserver(
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String, options: ObservingOptions,
+    context: UnsafeMutableRawPointer?
+  ) throws(KeyValueError)
+
+  /// Removes the most recent registration of `observer` for `keyPath` with `context`; see the
+  /// default implementation. Foundation's override point, as
+  /// ``addObserver(_:forKeyPath:options:context:)-(_,_,_,_)`` is.
+  func removeObserver(
+    _ observer: any KeyValueObserver, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?)
+
+  /// Removes the most recent registration of `observer` for `keyPath`, whatever its context;
+  /// see the default implementation. Foundation's override point, as
+  /// ``addObserver(_:forKeyPath:options:context:)-(_,_,_,_)`` is.
+  func removeObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String)
 }
 
 extension KeyValueObservable where KeyRoot == Self {

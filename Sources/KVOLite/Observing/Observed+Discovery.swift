@@ -13,7 +13,10 @@ extension Observed: DiscoverableStorage {
   /// not) is a to-one relationship, an array of observable objects a to-many relationship,
   /// anything else an attribute (settable from text when `Value` has a text form).
   ///
-  /// Reads and writes go through the storage at `offset`, as the property's own accessors do:
+  /// Reads and writes go through the property's accessors, as Foundation's key-value coding
+  /// does, once its getter has handed its key path over (``AccessorKeyPaths``): the key path
+  /// dispatches to the object's class, so a subclass's override (getter, setter, `didSet`) runs.
+  /// Until then they go to the storage at `offset`, as the accessors of `Root` itself would:
   /// under the object's lock, and a write notifies exactly as a set of the property does.
   static func discoveredEntry<Root: KeyValueObservable>(
     name: String, offset: Int, in _: Root.Type
@@ -31,29 +34,60 @@ extension Observed: DiscoverableStorage {
     } else {
       role = .attribute
     }
+    let accessors = AccessorSlot<Root, Value>(offset: offset)
     let entry = KeyEntry(
       name: name, keyPath: nil, role: role, valueType: valueType, storedType: Value.self,
       isOptional: isOptional, notifiesAutomatically: true,
-      value: { load(from: $0, offset: offset) })
+      value: { read($0, accessors, offset) })
+    entry.declaringClass = ObjectIdentifier(Root.self)
     entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
     entry.assign = { object, value, path throws(KeyValueError) in
-      write(try KeyEntry.cast(value, to: Value.self, path: path), to: object, Root.self, offset)
+      set(try KeyEntry.cast(value, to: Value.self, path: path), of: object, accessors, offset)
     }
     entry.check = { value, path throws(KeyValueError) in
       try KeyEntry.cast(value, to: Value.self, path: path)
     }
-    entry.store = { object, value in write(value as! Value, to: object, Root.self, offset) }
+    entry.store = { object, value in set(value as! Value, of: object, accessors, offset) }
     if let text = Value.self as? any KeyValueTextConvertible.Type {
-      entry.assignText = textAssigner(text, Root.self, offset)
+      entry.assignText = textAssigner(text, accessors, offset)
     }
     if let (related, optional) = target {
-      entry.related = relatedReader(related, optional: optional, offset: offset)
+      entry.related = relatedReader(related, optional: optional, accessors, offset: offset)
       entry.relatedKeys = { KeyTable.of(related) }
     }
+    // An array, of objects or of values, can be mutated by index (`mutableArrayValue`).
+    entry.mutateErased = (Value.self as? any MutableArrayValue.Type)?.erasedMutator
     if let array = Value.self as? any ObservableArray.Type {
-      array.describeToMany(entry, offset: offset)
+      array.describeToMany(entry, offset: offset) { object in
+        accessors.getterKeyPath(for: object).map {
+          unsafeDowncast(object, to: Root.self)[keyPath: $0]
+        }
+      }
     }
     return entry
+  }
+
+  /// Reads the property of `object`: through its getter if `object` is of a subclass of `Root`
+  /// (which may override it) once the getter's key path is known, otherwise from the storage at
+  /// `offset` (which is what `Root`'s own getter reads).
+  private static func read<Root: KeyValueObservable>(
+    _ object: AnyObject, _ accessors: AccessorSlot<Root, Value>, _ offset: Int
+  ) -> Value {
+    guard let keyPath = accessors.getterKeyPath(for: object) else {
+      return load(from: object, offset: offset)
+    }
+    return unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+  }
+
+  /// Sets the property of `object` to `value`: through its setter once its key path is known,
+  /// otherwise at the storage at `offset`, notifying as a set of the property does.
+  private static func set<Root: KeyValueObservable>(
+    _ value: Value, of object: AnyObject, _ accessors: AccessorSlot<Root, Value>, _ offset: Int
+  ) {
+    guard let keyPath = accessors.keyPath else {
+      return write(value, to: object, Root.self, offset)
+    }
+    unsafeDowncast(object, to: Root.self)[keyPath: keyPath] = value
   }
 
   /// The related type if `Value` is an observable object or an optional one, and whether it
@@ -70,19 +104,31 @@ extension Observed: DiscoverableStorage {
 
   /// The `related` closure of a to-one relationship to `Target` (this `Value`, or its
   /// optional): the value seen as an observable object, with no dynamic cast.
-  private static func relatedReader<Target: KeyValueObservable>(
-    _: Target.Type, optional: Bool, offset: Int
+  private static func relatedReader<Target: KeyValueObservable, Root: KeyValueObservable>(
+    _: Target.Type, optional: Bool, _ accessors: AccessorSlot<Root, Value>, offset: Int
   ) -> (AnyObject) -> (any KeyValueObservable)? {
     // `Value` is `Target` or `Target?`, a class reference: its storage is laid out as that of
     // an `AnyObject` (or `AnyObject?`), which is read by code specialized for it.
     if optional {
-      return {
-        Observed<AnyObject?>.load(from: $0, offset: offset).map {
+      return { object in
+        if let keyPath = accessors.getterKeyPath(for: object) {
+          let value = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+          return unsafeBitCast(value, to: AnyObject?.self).map {
+            unsafeDowncast($0, to: Target.self)
+          }
+        }
+        return Observed<AnyObject?>.load(from: object, offset: offset).map {
           unsafeDowncast($0, to: Target.self)
         }
       }
     }
-    return { unsafeDowncast(Observed<AnyObject>.load(from: $0, offset: offset), to: Target.self) }
+    return { object in
+      if let keyPath = accessors.getterKeyPath(for: object) {
+        let value = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
+        return unsafeDowncast(unsafeBitCast(value, to: AnyObject.self), to: Target.self)
+      }
+      return unsafeDowncast(Observed<AnyObject>.load(from: object, offset: offset), to: Target.self)
+    }
   }
 
   /// Reads the value stored at `offset` in `object`, under the object's lock. The caller holds
@@ -139,33 +185,41 @@ extension Observed: DiscoverableStorage {
 
   /// The `assignText` closure of a key whose `Value` is `Text`, a text-convertible type.
   private static func textAssigner<Text: KeyValueTextConvertible, Root: KeyValueObservable>(
-    _: Text.Type, _: Root.Type, _ offset: Int
+    _: Text.Type, _ accessors: AccessorSlot<Root, Value>, _ offset: Int
   ) -> (AnyObject, String, String) throws(KeyValueError) -> Void {
     { object, text, path throws(KeyValueError) in
       guard let parsed = Text(keyValueText: text) else {
         throw .unparsableText(
           text: text, path: path, expected: KeyEntry.describeExpected(Value.self))
       }
-      write(parsed as! Value, to: object, Root.self, offset)
+      set(parsed as! Value, of: object, accessors, offset)
     }
   }
 }
 
 /// An array of observable objects: the type of a to-many relationship found by discovery.
 protocol ObservableArray {
-  /// Fills in the to-many closures of `entry`, whose ``Observed`` storage is at `offset`.
-  static func describeToMany(_ entry: KeyEntry, offset: Int)
+  /// Fills in the to-many closures of `entry`, whose ``Observed`` storage is at `offset`;
+  /// `getter` reads the array through the property's getter (`nil` until its key path is
+  /// known, see ``AccessorKeyPaths``).
+  static func describeToMany(
+    _ entry: KeyEntry, offset: Int, getter: @escaping (AnyObject) -> Any?)
 }
 
 extension Array: ObservableArray where Element: KeyValueObservable {
-  static func describeToMany(_ entry: KeyEntry, offset: Int) {
-    entry.elements = { Observed<Self>.load(from: $0, offset: offset) }
-    entry.elementCount = { Observed<Self>.load(from: $0, offset: offset).count }
+  static func describeToMany(
+    _ entry: KeyEntry, offset: Int, getter: @escaping (AnyObject) -> Any?
+  ) {
+    // Through the getter once its key path is known, from the storage until then.
+    let read = { (object: AnyObject) -> Self in
+      (getter(object) as! Self?) ?? Observed<Self>.load(from: object, offset: offset)
+    }
+    entry.elements = { read($0) }
+    entry.elementCount = { read($0).count }
     entry.element = { object, index in
-      let elements = Observed<Self>.load(from: object, offset: offset)
+      let elements = read(object)
       return (elements.indices.contains(index) ? elements[index] : nil, elements.count)
     }
     entry.elementKeys = { KeyTable.of(Element.self) }
-    entry.mutateErased = KeyEntry.erasedMutator(Element.self)
   }
 }

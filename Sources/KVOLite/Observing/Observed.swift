@@ -5,7 +5,8 @@ import KVOLiteLocking
 ///     @Observed var firstName = ""
 ///
 /// Every set notifies the key's observers, even when the new value equals the old one
-/// (filtering is `removeDuplicates()`'s job), unless the key was declared with
+/// (filtering is `removeDuplicates()`'s job), unless the property says otherwise,
+/// `@Observed(notifiesAutomatically: false)`, or the key was declared with
 /// `notifiesAutomatically: false`. Notifications are delivered after the value is stored, on
 /// the setting thread, with no lock held.
 ///
@@ -16,7 +17,9 @@ import KVOLiteLocking
 /// since releasing it may run a `deinit`.
 ///
 /// The property is a key of its class, named after the property, its role taken from its type
-/// (see ``KeyValueObservable``); nothing else needs declaring.
+/// (see ``KeyValueObservable``); nothing else needs declaring. Key-value coding reads and writes
+/// it through its accessors (so that a subclass's override runs): the first get on each object
+/// hands the property's key path over for that, once, after unlocking.
 @propertyWrapper
 public struct Observed<Value> {
   /// The property's observation state (see ``StorageState``). First, so that the registrar
@@ -27,6 +30,19 @@ public struct Observed<Value> {
   /// Creates the storage with its initial value (which notifies nobody).
   @inlinable
   public init(wrappedValue: Value) {
+    value = wrappedValue
+  }
+
+  /// Creates the storage of a property that says at its declaration whether its sets notify:
+  /// `@Observed(notifiesAutomatically: false) var status = "open"` notifies only when the class
+  /// calls ``KeyValueObservable/willChangeValue(for:)`` and
+  /// ``KeyValueObservable/didChangeValue(for:)`` itself, as a key declared with
+  /// `notifiesAutomatically: false` does (Foundation's `automaticallyNotifiesObservers(forKey:)`
+  /// returning `false`): sets, key-value coding and proxy mutations notify nobody; `.initial`
+  /// notifications are still sent.
+  @inlinable
+  public init(wrappedValue: Value, notifiesAutomatically: Bool) {
+    state = notifiesAutomatically ? 0 : StorageState.manual
     value = wrappedValue
   }
 
@@ -49,15 +65,27 @@ public struct Observed<Value> {
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
   ) -> Value {
     @inline(__always) get {
-      let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
+      let base = Unmanaged.passUnretained(object).toOpaque()
+      let lock = PropertyLock(for: base)
       lock.lock()
       let storage = address(of: storageKeyPath, in: object)
       if _slowPath(StorageProbe.isActive) {
         StorageProbe.report(
           storage, of: object, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
       }
+      let state = storage.pointee.state
+      // The first get on each object hands the property's key path over (for key-value coding
+      // to call these accessors), after unlocking.
+      if _slowPath(state & StorageState.accessorsHandedOver == 0) {
+        storage.pointee.state = state | StorageState.accessorsHandedOver
+      }
       let value = storage.pointee.value
       lock.unlock()
+      if _slowPath(state & StorageState.accessorsHandedOver == 0) {
+        AccessorKeyPaths.handOver(
+          wrappedKeyPath, declaredBy: Root.self,
+          offset: UnsafeRawPointer(base).distance(to: storage))
+      }
       return value
     }
     @inline(__always) set {

@@ -140,10 +140,11 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
 }
 
 extension KeyValueObservable {
-  /// A proxy that mutates a to-many relationship with notifications of insertions, removals
-  /// and replacements: Foundation's `mutableArrayValue(forKey:)`. See ``KeyValueArray``.
+  /// A proxy that mutates a to-many relationship, or an array of values, with notifications of
+  /// insertions, removals and replacements: Foundation's `mutableArrayValue(forKey:)`, typed.
+  /// See ``KeyValueArray``.
   ///
-  /// A key path that is not a to-many relationship stored in an ``Observed`` property is a
+  /// A key path that is not an array stored in an ``Observed`` property is a
   /// programming error, as in ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)``
   /// (and as Foundation raises an exception there): the program stops with a message that
   /// names the class, the key and the fix.
@@ -168,7 +169,8 @@ extension KeyValueObservable {
       throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: table.typeName)
     }
     let entry = steps[0].entry
-    guard entry.role == .toMany else {
+    // An array of objects (a to-many relationship) or of values, as Foundation's proxy takes.
+    guard entry.role == .toMany || entry.storedType == [Element].self else {
       throw .typeMismatch(
         path: entry.name, expected: "a to-many relationship", actual: entry.role.description)
     }

@@ -129,3 +129,21 @@ extension ToManyMutation {
     frame.didChange(object, old: finalRemoved, new: final.kind == .removal ? nil : final.elements)
   }
 }
+
+/// Any array: how a key whose value is an array, of objects or of values, gets its
+/// type-erased mutations (``KeyEntry/mutateErased``), as Foundation's `mutableArrayValue`
+/// works on any array.
+protocol MutableArrayValue {
+  /// The `mutateErased` closure of a key holding this array type.
+  static var erasedMutator:
+    (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int]?, [Any])
+      throws(KeyValueError) -> Void
+  { get }
+}
+
+extension Array: MutableArrayValue {
+  static var erasedMutator:
+    (AnyObject, Int, UnsafeMutableRawPointer, String, KeyValueChangeKind, [Int]?, [Any])
+      throws(KeyValueError) -> Void
+  { KeyEntry.erasedMutator(Element.self) }
+}

@@ -11,7 +11,7 @@ enum StressScenarios {
       + ElementScenarios.all + ElementRegistrationScenarios.all + AggregateScenarios.all
       + IndexedAccessorScenarios.all
       + DeclarationScenarios.all
-      + KeyValueCodingScenarios.all + ClassicObserverScenarios.all
+      + KeyValueCodingScenarios.all + ClassicObserverScenarios.all + ForwardedPathScenarios.all
       + ManualNotificationScenarios.all + SeveralKeyPathsScenarios.all
       + AsyncValuesScenarios.all + ObservableBoxScenarios.all
   }

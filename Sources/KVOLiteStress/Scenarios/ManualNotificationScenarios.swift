@@ -67,7 +67,7 @@ enum ManualNotificationScenarios {
           var waiting: [Locked<ObservationToken?>] = []
           for round in 0..<iterations / 4 {
             if round % 8 == 7 {
-              pairOnATemporaryGauge(round, handed, malformed)
+              pairOnATemporaryGauge(round, handed)
             } else if let own = observeForAMoment(gauge, round, transient: transientCalls, late) {
               waiting.append(own)
             }
@@ -94,7 +94,7 @@ enum ManualNotificationScenarios {
             if index % 4 == 3 {
               // Nested: two notifications, the inner one first.
               try expect([.levelPrior: 1]) { () throws(KeyValueError) in
-                try gauge.willChangeValue(for: \.level)
+                gauge.willChangeValue(for: \.level)
               }
               try expect([.levelPrior: 1]) { () throws(KeyValueError) in
                 try gauge.willChangeValue(forKey: "level")
@@ -104,16 +104,16 @@ enum ManualNotificationScenarios {
                 try gauge.didChangeValue(forKey: "level")
               }
               try expect([.levelPost: 1]) { () throws(KeyValueError) in
-                try gauge.didChangeValue(for: \.level)
+                gauge.didChangeValue(for: \.level)
               }
               pairs.add(2)
             } else {
               try expect([.levelPrior: 1]) { () throws(KeyValueError) in
-                try gauge.willChangeValue(for: \.level)
+                gauge.willChangeValue(for: \.level)
               }
               gauge.level = stamp
               try expect([.levelPost: 1]) { () throws(KeyValueError) in
-                try gauge.didChangeValue(for: \.level)
+                gauge.didChangeValue(for: \.level)
               }
               pairs.increment()
             }
@@ -121,13 +121,13 @@ enum ManualNotificationScenarios {
             if index % 2 == 0 {
               let at: IndexSet = [worker]
               try expect([.readingsPrior: 1]) { () throws(KeyValueError) in
-                try gauge.willChange(.replacement, valuesAt: at, for: \.readings)
+                gauge.willChange(.replacement, valuesAt: at, for: \.readings)
               }
               // Not atomic with the other threads' replacements (a read and a write), but
               // the array keeps its length, which is all the pair needs.
               gauge.readings[worker] = stamp
               try expect([.readingsPost: 1]) { () throws(KeyValueError) in
-                try gauge.didChange(.replacement, valuesAt: at, for: \.readings)
+                gauge.didChange(.replacement, valuesAt: at, for: \.readings)
               }
             }
           }
@@ -148,9 +148,9 @@ enum ManualNotificationScenarios {
 
       // Quiet now: one pair, one prior and one post.
       let before = (0..<4).map(tally.count)
-      try gauge.willChangeValue(for: \.level)
+      gauge.willChangeValue(for: \.level)
       gauge.level = Stamp.string(writer: 9, index: 0)
-      try gauge.didChangeValue(for: \.level)
+      gauge.didChangeValue(for: \.level)
       report.expect(
         "notifications of one quiet pair", (0..<4).map { tally.count($0) - before[$0] },
         [1, 1, 0, 0])
@@ -166,9 +166,7 @@ enum ManualNotificationScenarios {
   /// One round in eight of the fourth thread: pairs on a gauge of its own, whose observations
   /// the first thread invalidates meanwhile; then the gauge is let go of, its deinit racing the
   /// invalidations.
-  static func pairOnATemporaryGauge(
-    _ round: Int, _ handed: Locked<[ObservationToken]>, _ malformed: Counter
-  ) {
+  static func pairOnATemporaryGauge(_ round: Int, _ handed: Locked<[ObservationToken]>) {
     let temporary = Gauge(readings: 1)
     let captured = Tag(writer: 3, index: round)
     do {
@@ -182,17 +180,13 @@ enum ManualNotificationScenarios {
       ]
       handed.withLock { $0 += tokens }
     }
-    do {
-      for step in 0..<4 {
-        try temporary.willChangeValue(for: \.level)
-        temporary.level = Stamp.string(writer: 3, index: round + step)
-        try temporary.didChangeValue(for: \.level)
-        try temporary.willChange(.replacement, valuesAt: [0], for: \.readings)
-        temporary.readings = [Stamp.string(writer: 3, index: round + step)]
-        try temporary.didChange(.replacement, valuesAt: [0], for: \.readings)
-      }
-    } catch {
-      malformed.increment()
+    for step in 0..<4 {
+      temporary.willChangeValue(for: \.level)
+      temporary.level = Stamp.string(writer: 3, index: round + step)
+      temporary.didChangeValue(for: \.level)
+      temporary.willChange(.replacement, valuesAt: [0], for: \.readings)
+      temporary.readings = [Stamp.string(writer: 3, index: round + step)]
+      temporary.didChange(.replacement, valuesAt: [0], for: \.readings)
     }
   }
 

@@ -2,9 +2,11 @@ import Foundation
 import KVOLiteBridge
 import KVOLiteTestSupport
 
-/// A to-many relationship mutated through its proxy by four threads at once (two appending, one
-/// removing the first element, up to three times as often, one replacing it), observed exactly (`notes`) and through an
-/// operator (`notes.@count`). The exact observer's insertions minus removals must equal the
+/// A to-many relationship mutated through its proxies by four threads at once (two appending,
+/// one through the typed proxy, one through `mutableArrayValue(forKey:)`'s; one removing the
+/// first element, up to three times as often; one replacing it through
+/// `mutableArrayValue(forKeyPath:)`'s), observed exactly (`notes`) and through an operator
+/// (`notes.@count`). The exact observer's insertions minus removals must equal the
 /// final count; each appender's elements arrive in its order; the `@count` observer's last
 /// value is the final count.
 enum ToManyScenarios {
@@ -49,14 +51,22 @@ enum ToManyScenarios {
       race(workers: 4) { worker in
         // A proxy per thread: proxies are meant to be made, used and dropped.
         let notes = contact.mutableArrayValue(for: \.notes)
+        let byKey = try? contact.mutableArrayValue(forKey: "notes")
+        let byPath = try? contact.mutableArrayValue(forKeyPath: "notes")
         for index in 0..<iterations {
           switch worker {
-          case 0, 1: notes.append(Stamp.string(writer: worker, index: index))
+          case 0: notes.append(Stamp.string(writer: worker, index: index))
+          case 1:
+            do {
+              try byKey?.append(Stamp.string(writer: worker, index: index))
+            } catch {
+              malformed.increment()
+            }
           case 2:
             // Up to three removals for two appends keep the array short (a long one would make
             // the run quadratic, every removal shifting it), and removals often find it empty.
             for _ in 0..<3 { _ = try? notes.remove(at: 0) }
-          default: try? notes.replace(at: 0, with: Stamp.string(writer: 7, index: index))
+          default: try? byPath?.replace(at: 0, with: Stamp.string(writer: 7, index: index))
           }
         }
       }

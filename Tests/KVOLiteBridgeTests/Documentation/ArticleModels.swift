@@ -38,18 +38,15 @@ enum Articles {
 
   final class Order: KeyValueObservable {
     let observationRegistrar = ObservationRegistrar()
-    static let observableKeys: ObservableKeys<Order> = [
-      .attribute("status", \.status, notifiesAutomatically: false)
-    ]
-    @Observed var status = "open"
+    @Observed(notifiesAutomatically: false) var status = "open"
     @Observed var items: [LineItem] = []
 
     /// `status` notifies only when it really changes.
-    func setStatus(_ newValue: String) throws {
+    func setStatus(_ newValue: String) {
       guard newValue != status else { return }
-      try willChangeValue(for: \.status)
+      willChangeValue(for: \.status)
       status = newValue
-      try didChangeValue(for: \.status)
+      didChangeValue(for: \.status)
     }
   }
 

@@ -239,7 +239,7 @@ struct ErasedToManyTests {
     }
     #expect(
       throws: KeyValueError.typeMismatch(
-        path: "quantity", expected: "a to-many relationship and a to-many change",
+        path: "quantity", expected: "an array and a to-many change",
         actual: "attribute")
     ) { try order.mutateToMany(.removal, forKeyPath: "quantity", at: [0]) }
     #expect(throws: KeyValueError.indexOutOfRange(index: 0, count: 0, path: "items")) {

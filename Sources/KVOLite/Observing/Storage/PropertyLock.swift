@@ -38,6 +38,8 @@ struct PropertyLock {
 /// | bits | meaning |
 /// |---|---|
 /// | 0 | observed: the key has observers on this object, so a set takes the slow path |
+/// | 1 | manual: the property is declared `@Observed(notifiesAutomatically: false)` |
+/// | 2 | the getter has handed the property's key path over (``AccessorKeyPaths``) |
 /// | 8...31 | the key's index in its type's table, plus one (0 until first observed) |
 ///
 /// Registration sets it (the observer is added first); the slow path of a set clears the
@@ -45,6 +47,14 @@ struct PropertyLock {
 @usableFromInline
 enum StorageState {
   @usableFromInline static let observed: UInt32 = 1 << 0
+  /// The property notifies only by hand (`@Observed(notifiesAutomatically: false)`):
+  /// registering an observer never marks it observed, so its sets notify nobody.
+  @usableFromInline static let manual: UInt32 = 1 << 1
+  /// The property's getter has handed its key path over (see ``AccessorKeyPaths``): once per
+  /// object, so that key-value coding can go through the property's accessors.
+  @usableFromInline static let accessorsHandedOver: UInt32 = 1 << 2
+  /// The bits that say something of the property itself, kept when it is marked observed.
+  static let propertyFlags = manual | accessorsHandedOver
   @usableFromInline static let indexShift: UInt32 = 8
 
   /// The key index recorded in `state`, or -1.
@@ -57,12 +67,15 @@ enum StorageState {
   }
 
   /// Marks the storage at `storage` (offset `offset` in `object`) observed as key `index`,
-  /// under the object's lock. The caller holds `object`.
+  /// under the object's lock, unless it notifies only by hand. The caller holds `object`.
   static func markObserved(_ object: AnyObject, offset: Int, key index: Int) {
     let base = Unmanaged.passUnretained(object).toOpaque()
     let lock = PropertyLock(for: base)
     lock.lock()
-    (base + offset).assumingMemoryBound(to: UInt32.self).pointee = observed(key: index)
+    let state = (base + offset).assumingMemoryBound(to: UInt32.self)
+    if state.pointee & manual == 0 {
+      state.pointee = observed(key: index) | state.pointee & propertyFlags
+    }
     lock.unlock()
   }
 }

@@ -39,7 +39,10 @@ enum StorageProbe {
   struct Request {
     /// Reports, in the order the getters ran (at most ``limit``).
     var reports: [Report] = []
-    static let limit = 64
+    /// How many reports are kept: a getter that reads many properties (a computed property
+    /// over a large graph) does not make the probe grow without bound.
+    var limit = Request.defaultLimit
+    static let defaultLimit = 64
   }
 
   /// Whether some thread is probing.
@@ -52,20 +55,26 @@ enum StorageProbe {
     _ storage: UnsafeRawPointer, of object: Root, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath
   ) {
     let state = ThreadLocalState.current
-    guard var request = state.pointee.probe, request.reports.count < Request.limit else { return }
+    guard let count = state.pointee.probe?.reports.count, let limit = state.pointee.probe?.limit,
+      count < limit
+    else { return }
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    request.reports.append(
+    // Appended in place: a copy of the request would copy every report so far.
+    state.pointee.probe!.reports.append(
       Report(
         base: base, offset: base.distance(to: storage), keyPath: keyPath,
         storageKeyPath: storageKeyPath, declaringType: Root.self))
-    state.pointee.probe = request
   }
 
-  /// Reads `object` with `read` while probing; what the getters reported, in order.
-  static func reports(reading read: (AnyObject) -> Any, on object: AnyObject) -> [Report] {
+  /// Reads `object` with `read` while probing; what the getters reported, in order, at most
+  /// `limit` of them (enough for a key path of `limit` hops).
+  static func reports(
+    reading read: (AnyObject) -> Any, on object: AnyObject,
+    limit: Int = Request.defaultLimit
+  ) -> [Report] {
     let state = ThreadLocalState.current
     let saved = state.pointee.probe
-    state.pointee.probe = Request()
+    state.pointee.probe = Request(limit: limit)
     active.add(1, ordering: .relaxed)
     let value = read(object)
     active.subtract(1, ordering: .relaxed)
