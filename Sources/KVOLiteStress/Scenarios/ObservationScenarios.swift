@@ -162,7 +162,7 @@ enum ObservationScenarios {
         }
         return
       }
-      for index in 0..<max(1, iterations / 16) {
+      for index in 0..<max(4, iterations / 250) {
         if worker == 2 {
           let captured = Tag(writer: worker, index: index)
           let round = Round()
