@@ -15,16 +15,13 @@ import KVOLiteLocking
 /// says whether a delivery iterates it, and no delivery can enter while the lock is held:
 ///
 /// ```
-///                    add                     a set enters
-///   (unobserved) ---------> published, idle -------------> published, busy
-///        ^                  |   ^      ^  <-------------   |       |
-///        |  remove the last |   |      |   the last leaves |       | add / remove:
-///        +------------------+   |      |                   |       | a changed copy is
-///                 add / remove  |      +-------------------+       | published
-///                 in place      |          (the copy is idle)      v
-///                               +-----                          replaced: closed,
-///                                                              retired while busy
-///                                                    --(the last delivery leaves)--> gone
+///   unobserved --add--> published, idle --a set enters its gate--> published, busy
+///       ^                 |    ^   add / remove in place            |     |
+///       |                 |    +----- the last delivery leaves -----+     |
+///       +-remove the last-+                                               |
+///                    published, idle <--add / remove: a changed copy------+
+///                                        replaces it; the old list is closed, and
+///                                        retired while a delivery is inside it
 /// ```
 ///
 /// - An idle list is changed in place (an append, an emptied slot).
