@@ -158,7 +158,13 @@ final class RegistrarContext: @unchecked Sendable {
   /// counted as a delivery of the key's current list, which holds every trigger of `list`
   /// still active (there is none if there is no current list).
   func whileDelivering<Result>(_ list: ObserverList, _ body: () -> Result) -> Result {
-    guard let current = enterCurrentList(key: list.keyIndex) else { return body() }
+    // `list`'s header is read under the lock: it may be the published list, changed in place.
+    let current = transition { state -> ObserverList? in
+      guard let current = state.currentList(key: list.keyIndex), current.gate.pointee.enter()
+      else { return nil }
+      return current
+    }
+    guard let current else { return body() }
     defer { endDelivery(current) }
     return body()
   }
