@@ -224,14 +224,6 @@ struct TwoWayMirrorInterleavingTests {
     #expect(!report.truncated)
   }
 
-  @Test("two model writers and a view model writer: both sides equal")
-  func twoModelWriters() {
-    let report = Self.explore(modelWriters: 2)
-    #expect(report.failure == nil, "\(report)")
-    #expect(report.interleavings == 15_614)
-    #expect(!report.truncated)
-  }
-
   @Test("a writer on each side and a cancellation: nothing crosses after cancel() returns")
   func cancellation() {
     let report = Self.explore(cancels: true)

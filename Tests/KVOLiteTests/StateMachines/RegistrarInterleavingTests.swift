@@ -58,7 +58,8 @@ struct RegistrarInterleavingTests {
     func deliver(to trigger: Trigger) -> [SimulatedThread.Step] {
       var active = false
       let id = ObjectIdentifier(trigger)
-      guard trigger === cancelled else { return [.init { _ = trigger.isActive }] }
+      // The other trigger's delivery touches nothing the invariants look at.
+      guard trigger === cancelled else { return [] }
       return [
         .init { active = trigger.isActive },
         .init { [self] in
@@ -124,7 +125,7 @@ struct RegistrarInterleavingTests {
       [world.set("set 1"), world.set("set 2"), world.cancel(world.cancelled, "invalidate")]
     }
     #expect(report.failure == nil, "\(report)")
-    #expect(report.interleavings == 10_062)
+    #expect(report.interleavings == 2240)
     #expect(!report.truncated)
   }
 
@@ -137,7 +138,7 @@ struct RegistrarInterleavingTests {
       ]
     }
     #expect(report.failure == nil, "\(report)")
-    #expect(report.interleavings == 170)
+    #expect(report.interleavings == 136)
     #expect(!report.truncated)
   }
 
@@ -152,7 +153,7 @@ struct RegistrarInterleavingTests {
       ]
     }
     #expect(report.failure == nil, "\(report)")
-    #expect(report.interleavings == 649)
+    #expect(report.interleavings == 393)
     #expect(!report.truncated)
   }
 }
