@@ -45,6 +45,16 @@ public enum TwoWayBinding {
   /// subscriber of the property that changes the model while the property is being set sees its
   /// change overwritten by that set's store, and the binding does not cross it back.)
   ///
+  /// **Adjustments.** A model observer that changes the value a set of the property wrote to
+  /// the model (normalizing it: `name = name + "!"`) is crossed back once the property has
+  /// stored that set's value, so that both sides hold the adjusted value: with KVOLite's
+  /// `@Published` (where Apple's Combine is absent), right after the store, on the setting
+  /// thread; for a binding made on an actor, in a task there after the set. Apple's
+  /// `@Published` off an actor publishes in willSet, then stores, and offers no moment after
+  /// its store: there the property keeps the value it was set to and the model the adjusted
+  /// one, until either changes again. Bind on the view model's actor, or adjust the value in
+  /// the view model before setting it.
+  ///
   /// **Lifetime.** The binding retains the model, as `assign(to:on:)` does, and holds the view
   /// model weakly; the model holds neither. So the view model, which holds the cancellable,
   /// typically, keeps its model alive, and releasing the view model releases both.
@@ -79,7 +89,18 @@ public enum TwoWayBinding {
     let observation = model.observe(keyPath, options: []) { _, _ in mirror.modelChanged() }
     // The property's current value comes first: it does not cross.
     mirror.start(observation: observation) { mirror in
-      viewModel[keyPath: publisher].dropFirst().sink { mirror.viewModelPublished($0) }
+      viewModel[keyPath: publisher].dropFirst().sink { value in
+        #if canImport(Darwin)
+          // Apple's `@Published` has no moment after its store (see "Adjustments" above): an
+          // adjustment crosses only on an actor, in a task (`viewModelPublished` schedules it).
+          _ = mirror.viewModelPublished(value)
+        #else
+          // A model observer adjusted the value: crossed once the property has stored it.
+          if mirror.viewModelPublished(value), let viewModel = mirror.viewModel {
+            viewModel[keyPath: publisher].afterStore { mirror.modelChanged() }
+          }
+        #endif
+      }
     }
     return AnyCancellable(mirror)
   }

@@ -1,20 +1,15 @@
 import KVOLiteLocking
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// What a ``TwoWayBinding`` is: one state behind one lock, and the two directions' crossings.
+/// The storage of a ``TwoWayBinding``: its state machine (``TwoWayMirrorState``) behind one
+/// lock, the gate of its crossings, and the two directions' crossings, which perform what the
+/// machine's transitions return.
 ///
 /// - **View model → model.** The view model's subscription gets each value in the property's
 ///   willSet, on the thread that sets it; it notes the value as the one the view model shows,
 ///   and writes it to the model there, unless the view model showed it already (a change of
-///   the model that the view model does not show yet is being crossed the other way). `@Published` makes
-///   sets of the property from several threads one at a time, so these crossings are too.
+///   the model that the view model does not show yet is being crossed the other way).
+///   `@Published` makes sets of the property from several threads one at a time, so these
+///   crossings are too.
 /// - **Model → view model.** A change of the model is crossed by one thread at a time, the
 ///   *crossing thread*: the first thread to report a change becomes it, and crosses until no
 ///   change is pending; a change reported meanwhile is left to it. It reads the model's value
@@ -28,47 +23,34 @@ import KVOLiteLocking
 ///   property's publication of a value the crossing thread is writing, are recognized by their
 ///   thread and cross nothing back. The value the view model shows is noted under the lock, and
 ///   `==` always runs outside it.
+/// - **Adjustment.** A model observer that changes the value the setter wrote (a second
+///   notification on the setter's thread) is crossed once the property has stored the setter's
+///   value: by KVOLite's `@Published` right after its store (``viewModelPublished(_:)``
+///   returns `true`, and the caller asks the property to run ``modelChanged()`` then), or in a
+///   task on the actor. (Apple's `@Published`, off an actor, has no such moment: see
+///   ``TwoWayBinding``.)
 ///
 /// So once the writers on both sides stop, both sides hold the model's last stored value.
 ///
-/// `cancel()` returns when no crossing is in progress on another thread, unless called from
-/// inside a delivery (``/KVOLiteLocking/DeliveryScope``; crossings count as deliveries), where
-/// it does not wait; after it, no crossing starts. The mirror holds the model until cancelled,
-/// and the view model weakly; the observation and the subscription hold the mirror until then.
+/// Every crossing runs inside the gate `crossings` (an ``InFlightGate``) and counts as a
+/// delivery (``/KVOLiteLocking/DeliveryScope``). `cancel()` closes the gate and waits for the
+/// crossings inside, unless called from inside a delivery, where it does not wait; after it, no
+/// crossing starts. The mirror holds the model until cancelled, and the view model weakly; the
+/// observation and the subscription hold the mirror until then.
 @usableFromInline
 final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value: Equatable>:
   Cancellable, @unchecked Sendable
 {
   // @unchecked: `state` is behind `lock`; `writing` belongs to the crossing thread (the role
-  // is handed over under `lock`); the rest is immutable (`viewModel`, weak, is only read).
-  // The crossing paths are inlinable, so that the client specializes them for its model, view
-  // model and value (unspecialized, they look up generic metadata on every crossing: the D2
-  // benchmark row), and their accesses are not checked for exclusivity at run time (`state`
-  // is only touched with `lock` held, `writing` by one thread).
-  @usableFromInline struct State {
-    /// The model, until cancelled.
-    @usableFromInline var model: Model?
-    @usableFromInline var observation: ObservationToken?
-    @usableFromInline var subscription: AnyCancellable?
-    @usableFromInline var isCancelled = false
-    /// The crossing thread, if one is crossing a change of the model.
-    @usableFromInline var crossingThread: UInt?
-    /// A task on the actor will cross.
-    @usableFromInline var isScheduled = false
-    /// The model changed since the crossing thread last read it.
-    @usableFromInline var modelChanged = false
-    /// The thread writing a value of the view model to the model, and how many are (one, but
-    /// for a `@Published` whose sets are not serialized).
-    @usableFromInline var settingThread: UInt?
-    @usableFromInline var settingCount = 0
-    /// The value the view model shows: the last one it published.
-    @usableFromInline var shown: Value?
-
-    @usableFromInline init(model: Model) { self.model = model }
-  }
-
+  // is handed over under `lock`); the gate is atomic; the rest is immutable (`viewModel`,
+  // weak, is only read). The crossing paths are inlinable, so that the client specializes them
+  // for its model, view model and value (unspecialized, they look up generic metadata on every
+  // crossing: the D2 benchmark row), and their accesses are not checked for exclusivity at run
+  // time (`state` is only touched with `lock` held, `writing` by one thread).
   @usableFromInline let lock = Lock()
-  @exclusivity(unchecked) @usableFromInline var state: State
+  @exclusivity(unchecked) @usableFromInline var state: TwoWayMirrorState<Model, Value>
+  /// The crossings in progress, which `cancel()` waits for.
+  @usableFromInline let crossings = InFlightGate()
   /// The value the crossing thread is writing to the view model; only that thread touches it.
   @exclusivity(unchecked) @usableFromInline var writing: Value?
   /// Reading and writing the model's key path, and writing the view model's property: closures
@@ -85,7 +67,7 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     model: Model, read: @escaping (Model) -> Value, write: @escaping (Model, Value) -> Void,
     viewModel: ViewModel, show: @escaping (ViewModel, Value) -> Void, actor: (any Actor)?
   ) {
-    state = State(model: model)
+    state = TwoWayMirrorState(model: model, crossesOnActor: actor != nil)
     self.read = read
     self.write = write
     self.viewModel = viewModel
@@ -93,54 +75,57 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     self.actor = actor
   }
 
+  /// Runs `body` as a crossing: inside the gate (nothing, once cancelled) and as a delivery.
+  @inlinable
+  func crossing(_ body: () -> Void) {
+    guard crossings.enter() else { return }
+    let depth = DeliveryScope.enter()
+    body()
+    DeliveryScope.leave(depth)
+    crossings.leave()
+  }
+
+  /// Performs `crossing`, on the calling thread (which the transition made the crossing
+  /// thread, if it crosses).
+  @inlinable
+  func perform(_ crossing: TwoWayMirrorState<Model, Value>.Crossing) {
+    switch crossing {
+    case .none: return
+    case .cross(let model, let shown): crossPending(model, shown)
+    case .schedule: schedule()
+    }
+  }
+
   /// Connects both sides: subscribes to the view model (whose current value does not cross),
   /// then gives it the model's value, on the calling thread (which is on the actor, if any).
   @usableFromInline
   func start(observation: ObservationToken, subscribe: (TwoWayMirror) -> AnyCancellable) {
     let subscription = subscribe(self)
-    let thread = currentThread()
-    lock.lock()
-    state.observation = observation
-    state.subscription = subscription
-    guard !state.isCancelled else {
-      lock.unlock()
-      return subscription.cancel()
+    let thread = ThreadIdentity.current
+    crossing {
+      let (next, ended) = lock.withLock {
+        state.start(observation: observation, subscription: subscription, thread: thread)
+      }
+      if let (observation, subscription) = ended {
+        observation.invalidate()
+        subscription.cancel()
+      }
+      perform(next)
     }
-    guard state.crossingThread == nil, !state.isScheduled else {
-      state.modelChanged = true
-      return lock.unlock()
-    }
-    state.crossingThread = thread
-    let (model, shown) = (state.model!, state.shown)
-    lock.unlock()
-    crossPending(consume model, shown)
   }
 
   // MARK: - Model → view model
 
-  /// The model changed (its observation, on the thread that changed it).
+  /// The model changed (its observation, on the thread that changed it), or a model observer
+  /// adjusted the value the view model's set wrote (once the view model stored it).
   @inlinable
   func modelChanged() {
-    let thread = currentThread()
-    lock.lock()
-    guard !state.isCancelled else { return lock.unlock() }
-    if state.crossingThread != nil || state.isScheduled {
-      // The crossing thread reads the model again before it finishes.
-      state.modelChanged = true
-      return lock.unlock()
-    }
-    // This thread is writing the view model's value to the model: the echo.
-    guard state.settingThread != thread, let model = state.model else { return lock.unlock() }
-    if actor != nil {
-      state.modelChanged = true
-      state.isScheduled = true
+    let thread = ThreadIdentity.current
+    crossing {
+      lock.lock()
+      let next = state.modelChanged(thread)
       lock.unlock()
-      schedule()
-    } else {
-      state.crossingThread = thread
-      let shown = state.shown
-      lock.unlock()
-      crossPending(consume model, shown)
+      perform(next)
     }
   }
 
@@ -154,35 +139,25 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
 
   /// A task on the actor crosses the model's changes, unless a thread is crossing already.
   fileprivate func crossScheduled() {
-    let thread = currentThread()
-    lock.lock()
-    state.isScheduled = false
-    guard !state.isCancelled, state.crossingThread == nil, state.modelChanged,
-      let model = state.model
-    else { return lock.unlock() }
-    state.modelChanged = false
-    state.crossingThread = thread
-    let shown = state.shown
-    lock.unlock()
-    crossPending(consume model, shown)
+    let thread = ThreadIdentity.current
+    crossing {
+      perform(lock.withLock { state.scheduledTaskRuns(thread) })
+    }
   }
 
   /// Crosses the model's value (`shown` is the value the view model showed when the calling
   /// thread became the crossing thread), then again while the model changed meanwhile. Only
-  /// the crossing thread calls it; it counts as a delivery (a `cancel()` inside does not wait
-  /// for it). It lets go of the model and the view model before it stops crossing, so that
-  /// once `cancel()` has returned (it waits for the crossing thread), nothing the binding
-  /// started holds them.
+  /// the crossing thread calls it, inside the gate. It lets go of the model and the view model
+  /// before it stops crossing, so that once `cancel()` has returned (it waits for the gate),
+  /// nothing the binding started holds them.
   @inlinable
   func crossPending(_ model: consuming Model, _ shown: Value?) {
     var next: (Model, Value?)? = (consume model, shown)
-    DeliveryScope.run {
-      repeat {
-        // The taken model is released when `cross` returns, before the next turn.
-        cross(next.take()!)
-        next = nextModelValue()
-      } while next != nil
-    }
+    repeat {
+      // The taken model is released when `cross` returns, before the next turn.
+      cross(next.take()!)
+      next = lock.withLock { state.crossed() }
+    } while next != nil
   }
 
   /// Writes the model's value to the view model, unless it shows it already.
@@ -196,54 +171,40 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     }
   }
 
-  /// The model, and the value the view model shows, if the model changed since it was last
-  /// read; otherwise `nil`, and the calling thread is no longer crossing.
-  @inlinable
-  func nextModelValue() -> (Model, Value?)? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !state.isCancelled, state.modelChanged, let model = state.model else {
-      state.crossingThread = nil
-      return nil
-    }
-    state.modelChanged = false
-    return (model, state.shown)
-  }
-
   // MARK: - View model → model
 
   /// The view model published `value` (its subscription, in the property's willSet, on the
-  /// thread that set it).
+  /// thread that set it). Returns whether a model observer adjusted the value written: the
+  /// caller then calls ``modelChanged()`` once the property has stored `value`.
   @inlinable
-  func viewModelPublished(_ value: Value) {
-    let thread = currentThread()
-    lock.lock()
-    guard !state.isCancelled, let model = state.model else { return lock.unlock() }
-    if state.crossingThread == thread {
-      lock.unlock()
-      // Published while this thread crosses: the value it writes (the echo), which the view
-      // model shows from now (its sets are one at a time: one after this comes after), or one
-      // set from inside that write, which the write's own store overwrites.
-      guard let writing, writing == value else { return }
-      let replaced = lock.withLock { () -> Value? in
-        defer { state.shown = value }
-        return state.shown.take()
+  func viewModelPublished(_ value: Value) -> Bool {
+    let thread = ThreadIdentity.current
+    var adjusted = false
+    crossing {
+      lock.lock()
+      switch state.viewModelPublished(value, thread) {
+      case .ignore:
+        lock.unlock()
+      case .checkEcho:
+        lock.unlock()
+        // Published while this thread crosses: the value it writes (the echo), which the view
+        // model shows from now (its sets are one at a time: one after this comes after), or one
+        // set from inside that write, which the write's own store overwrites.
+        guard let writing, writing == value else { return }
+        let replaced = lock.withLock { state.showEcho(value) }
+        withExtendedLifetime(replaced) {}
+      case .write(let model, let replaced):
+        lock.unlock()
+        // Unchanged, it does not cross (a change of the model not shown yet is being crossed).
+        if replaced != value { write(model, value) }
+        switch lock.withLock({ state.wrote(thread) }) {
+        case .none: break
+        case .crossAfterStore: adjusted = true
+        case .schedule: schedule()
+        }
       }
-      return withExtendedLifetime(replaced) {}
     }
-    let replaced = state.shown.take()
-    state.shown = value
-    state.settingThread = thread
-    state.settingCount += 1
-    lock.unlock()
-    // Unchanged, it does not cross (a change of the model not shown yet is being crossed).
-    if replaced != value {
-      DeliveryScope.run { write(model, value) }
-    }
-    lock.withLock {
-      state.settingCount -= 1
-      if state.settingCount == 0 { state.settingThread = nil }
-    }
+    return adjusted
   }
 
   // MARK: - The end
@@ -252,22 +213,10 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
   /// when it waits).
   @usableFromInline
   func cancel() {
-    let (taken, busy) = lock.withLock {
-      () -> ((Model?, ObservationToken?, AnyCancellable?, Value?), Bool) in
-      state.isCancelled = true
-      let taken = (
-        state.model.take(), state.observation.take(), state.subscription.take(),
-        state.shown.take()
-      )
-      return (taken, state.crossingThread != nil || state.settingCount > 0)
-    }
-    taken.1?.invalidate()
-    taken.2?.cancel()
-    if busy, !DeliveryScope.isDelivering {
-      Parking.wait {
-        lock.withLock { state.crossingThread == nil && state.settingCount == 0 }
-      }
-    }
+    let bound = lock.withLock { state.cancel() }
+    bound?.observation?.invalidate()
+    bound?.subscription?.cancel()
+    crossings.closeAndWait()
     // The model, the token, the subscription and the shown value are released here.
   }
 }
@@ -286,13 +235,3 @@ extension ScheduledCrossing {
 }
 
 extension TwoWayMirror: ScheduledCrossing {}
-
-/// An identifier of the calling thread, unique among live threads.
-@inlinable
-func currentThread() -> UInt {
-  #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-  #else
-    UInt(pthread_self())
-  #endif
-}

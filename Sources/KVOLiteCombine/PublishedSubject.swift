@@ -15,6 +15,9 @@ final class PublishedSubject<Value>: @unchecked Sendable {
   /// subscriber sees is the value the property keeps. Recursive, as a delivery lock: a
   /// subscriber may set the property again from inside (on its thread, at once).
   @usableFromInline let sets = RecursiveLock()
+  /// What runs once the set in progress has stored its value (see `Published+AfterStore`).
+  /// Touched only by the thread holding `sets`.
+  @exclusivity(unchecked) @usableFromInline var afterStore: [() -> Void] = []
 
   init(_ value: Value) {
     core = SubjectCore(kind: .published, name: "PublishedSubject", current: value)
@@ -29,6 +32,6 @@ final class PublishedSubject<Value>: @unchecked Sendable {
   @inlinable
   func publish(_ newValue: Value) {
     lock.withLock { willChange }?.send()
-    sets.withLock { core.send(newValue) }
+    sets.withLock { storing { core.send(newValue) } }
   }
 }

@@ -9,7 +9,8 @@ __attribute__((aligned(64))) kvolite_padded_lock_t
 
 // Initial-exec: an offset from the thread pointer, with no call to find it (the default model
 // for code that may go into a shared library calls __tls_get_addr on every access).
-__attribute__((tls_model("initial-exec"))) _Thread_local intptr_t kvolite_delivery_depth_storage;
+__attribute__((tls_model("initial-exec"))) _Thread_local kvolite_thread_record_t
+    kvolite_thread_record_storage;
 
 #if defined(__APPLE__)
 #include <os/lock.h>

@@ -1,15 +1,16 @@
 import KVOLiteLockPrimitive
 
 /// Counts, per thread, the deliveries in progress: KVOLite calling an observation's handler,
-/// or a subscriber with a delivery lock (``RecursiveLock``) held.
+/// a subscriber with a delivery lock (``RecursiveLock``) held, a two-way binding crossing.
 ///
 /// A thread inside a delivery may hold what a delivery on another thread waits for: the
 /// delivery lock of a subscriber both want to reach, or its place in a chain of handlers. So a
-/// cancellation that waits for deliveries on other threads (``ObservationToken``'s
-/// `invalidate()`, a two-way binding's `cancel()`) does not wait when the calling thread is
-/// itself inside one (``isDelivering``): two threads, each delivering and cancelling, would
-/// otherwise wait for each other for good. One count for every module, so that a cancellation
-/// in a Combine subscriber knows about the delivery lock it runs under, and the reverse.
+/// cancellation that waits for deliveries on other threads (``InFlightGate/closeAndWait()``:
+/// ``ObservationToken``'s `invalidate()`, a two-way binding's `cancel()`) does not wait when
+/// the calling thread is itself inside one (``isDelivering``): two threads, each delivering and
+/// cancelling, would otherwise wait for each other for good. One count for every module, so
+/// that a cancellation in a Combine subscriber knows about the delivery lock it runs under, and
+/// the reverse. The count is a field of the thread's record (``ThreadIdentity``).
 @usableFromInline
 package enum DeliveryScope {
   /// Enters a delivery on the calling thread; pass the result to ``leave(_:)``.
@@ -37,8 +38,10 @@ package enum DeliveryScope {
   /// Whether the calling thread is inside a delivery.
   package static var isDelivering: Bool { current.pointee > 0 }
 
-  /// The calling thread's count: a C thread-local word, whose address also identifies the
-  /// thread (``RecursiveLock`` uses it as its owner).
+  /// The calling thread's count: the first field of its record, so that its address is also
+  /// the thread's ``ThreadIdentity``.
   @inlinable
-  package static var current: UnsafeMutablePointer<Int> { kvolite_delivery_depth() }
+  package static var current: UnsafeMutablePointer<Int> {
+    kvolite_delivery_depth()
+  }
 }

@@ -12,7 +12,7 @@ package final class RecursiveLock: @unchecked Sendable {
   // @unchecked: `mutex` is the synchronization; `owner` is atomic; `depth` is touched only by
   // the thread that holds `mutex` (so its accesses are not checked for exclusivity at run time).
   @usableFromInline package let mutex: UnsafeMutablePointer<LockPrimitive>
-  /// The thread that holds the lock (the address of its delivery count), or 0. Only the owner
+  /// The thread that holds the lock (its ``ThreadIdentity``'s address), or 0. Only the owner
   /// stores its own identity, so a thread that reads its own there holds the lock.
   @usableFromInline package let owner = Atomic<UInt>(0)
   /// How many times the owner took the lock.
@@ -28,10 +28,16 @@ package final class RecursiveLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
+  /// Whether the calling thread holds the lock (inside ``withLock(_:)``).
+  package var isHeldByCurrentThread: Bool {
+    owner.load(ordering: .relaxed) == ThreadIdentity.current.address
+  }
+
   /// Runs `body` with the lock held, counted as a delivery (see ``DeliveryScope``): a
   /// cancellation inside it does not wait for deliveries on other threads.
   @inlinable
   package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    // The delivery count's address is the thread's record's: its identity.
     let thread = DeliveryScope.enter()
     let me = UInt(bitPattern: thread)
     if owner.load(ordering: .relaxed) == me {

@@ -36,6 +36,34 @@ struct InvalidationTests {
     #expect(exitedWhenInvalidateReturned.isSet)
   }
 
+  @Test("two invalidate() calls at once each return only after the delivery in flight has finished")
+  func bothInvalidationsWait() {
+    let person = Person()
+    let entered = Flag()
+    let invalidating = [Flag(), Flag()]
+    let exited = Flag()
+    let token = person.observe(\.age) { _, _ in
+      entered.set()
+      // Stay until both threads have started invalidating, and a little after.
+      while !invalidating.allSatisfy(\.isSet) {}
+      var spin = 0
+      while spin < 100_000 { spin = opaqueIncrement(spin) }
+      exited.set()
+    }
+    let returnedEarly = Counter()
+    race(workers: 3) { worker in
+      if worker == 0 {
+        person.age = 1
+      } else {
+        while !entered.isSet {}
+        invalidating[worker - 1].set()
+        token.invalidate()
+        if !exited.isSet { returnedEarly.increment() }
+      }
+    }
+    #expect(returnedEarly.count == 0)
+  }
+
   @Test("handlers on two threads invalidating each other's observations do not deadlock")
   func crossInvalidationFromHandlers() {
     for _ in 0..<50 {

@@ -30,19 +30,18 @@ extension KeyValueObservable {
     // thread makes while this call runs (which may as well have come before it, and is
     // dropped; a path that follows elements queues it instead, and delivers it after the
     // `.initial` one).
-    let kept = ClassicGate()
+    let registration = ClassicRegistration(
+      observer: ObjectIdentifier(observer), keyPath: keyPath, context: context)
     let (token, sendInitial) = try register(keyPath, options: options) {
       [weak observer, weak self] change in
-      guard kept.isOpen, let observer, let self else { return }
+      guard registration.isKept, let observer, let self else { return }
       observer.observeValue(
         forKeyPath: keyPath, of: self, change: change,
         context: tag.flatMap { UnsafeMutableRawPointer(bitPattern: $0) })
     }
-    let registration = ClassicRegistration(
-      observer: ObjectIdentifier(observer), keyPath: keyPath, context: context, token: token)
+    registration.token = token
     // The object is alive (the caller holds it), so its registrar is not torn down.
     _ = observationRegistrar.context(of: self).addClassic(registration)
-    kept.open()
     sendInitial()
   }
 
@@ -95,6 +94,6 @@ extension KeyValueObservable {
     let removed = context.removeClassic {
       $0.observer == identity && $0.keyPath == keyPath && matching($0)
     }
-    removed?.token.invalidate()
+    removed?.token?.invalidate()
   }
 }

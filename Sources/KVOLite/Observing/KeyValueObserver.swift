@@ -22,19 +22,34 @@ public protocol KeyValueObserver: AnyObject {
 }
 
 /// One registration of the classic API, kept by the observed object's registrar.
-struct ClassicRegistration: @unchecked Sendable {
-  // @unchecked: the context is an opaque tag, compared and handed back, never dereferenced.
+///
+/// Its one state: *registering* (its observation exists, but it is not in the registrar's list
+/// yet: a removal could not find it, so its notifications are dropped), *kept* (in the list:
+/// notified), *removed* (taken out of the list; its token is ended next). The registrar's
+/// transitions (``RegistrarContext/addClassic(_:)``, ``RegistrarContext/removeClassic(where:)``
+/// and its end) move it, under the object's property lock; its handler reads it without a
+/// lock before each notification.
+final class ClassicRegistration: @unchecked Sendable {
+  // @unchecked: the context is an opaque tag, compared and handed back, never dereferenced;
+  // `token` is set once, before the registration is shared; `phase` is atomic.
   let observer: ObjectIdentifier
   let keyPath: String
   let context: UnsafeMutableRawPointer?
-  let token: ObservationToken
-}
+  /// The observation, set once it is registered (before the registrar keeps it).
+  var token: ObservationToken?
+  private let phase = Atomic<UInt8>(Phase.registering.rawValue)
 
-/// Opened once a classic registration is kept: its notifications are dropped until then.
-final class ClassicGate: Sendable {
-  private let opened = Atomic<Bool>(false)
+  enum Phase: UInt8 { case registering, kept, removed }
 
-  var isOpen: Bool { opened.load(ordering: .acquiring) }
+  init(observer: ObjectIdentifier, keyPath: String, context: UnsafeMutableRawPointer?) {
+    self.observer = observer
+    self.keyPath = keyPath
+    self.context = context
+  }
 
-  func open() { opened.store(true, ordering: .releasing) }
+  /// Whether notifications reach the observer: the registration is kept.
+  var isKept: Bool { phase.load(ordering: .acquiring) == Phase.kept.rawValue }
+
+  /// Moves to `next`: only the registrar's transitions call it.
+  func move(to next: Phase) { phase.store(next.rawValue, ordering: .releasing) }
 }

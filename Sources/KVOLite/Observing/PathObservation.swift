@@ -1,6 +1,5 @@
 import Foundation
 import KVOLiteLocking
-import Synchronization
 
 /// An observation of anything but one declared stored key: a chain such as
 /// `recipient.postalAddress.street`, a string key path, a derived key, a collection operator.
@@ -15,7 +14,7 @@ import Synchronization
 /// to-many key itself (no operator, not derived) gets its insertions, removals and replacements
 /// with indexes and elements; everything else gets settings of whole values.
 class PathObservation: Observation, @unchecked Sendable {
-  // @unchecked: `links` is behind `wiring`, the flag is atomic, the rest is immutable.
+  // @unchecked: `state` is behind `wiring`; the rest is immutable.
   let order: UInt64
   let branches: [[KeyStep]]
   /// Branches from this index on are wiring branches (see ``DependencyExpansion``): their last
@@ -27,18 +26,11 @@ class PathObservation: Observation, @unchecked Sendable {
   let wantsOld: Bool
   let wantsNew: Bool
   let wantsPrior: Bool
-  let active = Atomic<Bool>(true)
-  /// Serializes re-wiring. (Not `Synchronization.Mutex`: the thread sanitizer cannot see its
-  /// lock, which lives in the uninstrumented toolchain library.)
+  /// Serializes re-wiring: the lock of `state`. (Not `Synchronization.Mutex`: the thread
+  /// sanitizer cannot see its lock, which lives in the uninstrumented toolchain library.)
   private let wiring = Lock()
-  /// One link per key of each branch, with the identity of the object it sits on; `nil` where a
-  /// branch is cut by a `nil` relationship. Guarded by `wiring`. (The identity is kept here
-  /// rather than read from the link's registrar, which may already be gone.)
-  private var links: [[(trigger: Trigger, object: ObjectIdentifier)?]]
-  /// The number of re-wirings started, each one's generation (see ``rewire()``).
-  private let rewireGeneration = Atomic<UInt64>(0)
-  /// The generation of the re-wiring that placed the links. Guarded by `wiring`.
-  private var placedGeneration: UInt64 = 0
+  /// The machine: the links, the re-wirings' generations, whether the observation ended.
+  private var state: PathWiring
 
   init(branches: [[KeyStep]], wiringFrom: Int, isExactToMany: Bool, options: ObservingOptions) {
     order = nextRegistrationOrder()
@@ -49,11 +41,13 @@ class PathObservation: Observation, @unchecked Sendable {
     wantsOld = options.contains(.old)
     wantsNew = options.contains(.new)
     wantsPrior = options.contains(.prior)
-    links = branches.map { Array(repeating: nil, count: $0.count) }
+    state = PathWiring(lengths: branches.map(\.count))
     super.init()
   }
 
-  var isActive: Bool { active.load(ordering: .acquiring) }
+  /// Whether the observation has not ended. (Deliveries need not ask: they come through its
+  /// links, which end first.)
+  var isActive: Bool { wiring.withLock { !state.isEnded } }
 
   /// The root object, if it is still alive.
   var rootObject: (any KeyValueObservable)? { fatalError("abstract") }
@@ -78,17 +72,13 @@ class PathObservation: Observation, @unchecked Sendable {
   /// each key's storage lies (found by running the key's getter once per type, see
   /// ``StorageProbe``). Then the links are placed with `wiring` held, and the links they replace
   /// are detached after it is released. Concurrent re-wirings are ordered by a generation
-  /// taken before the reads: a re-wiring places its links only if no later generation has
-  /// placed its own. A later generation read the objects later, after every change that came
-  /// before it, so a stale read never overwrites a fresher one, and the re-wiring of the last
-  /// change always leaves the branches wired as they are after it. (Each change of a
-  /// relationship re-wires on its own thread, after the change.) Lock order: `wiring`, then
-  /// registrar locks, then property locks.
+  /// taken before the reads (see ``PathWiring``). (Each change of a relationship re-wires on
+  /// its own thread, after the change.) Lock order: `wiring`, then property locks.
   ///
   /// - Throws: the first ``KeyValueError/notObservable(key:type:)`` met; the links before it
   ///   are in place, the rest are not.
   func rewire() throws(KeyValueError) {
-    let generation = rewireGeneration.add(1, ordering: .acquiringAndReleasing).newValue
+    guard let generation = wiring.withLock({ state.beginRewire() }) else { return }
     let objects = objectsAlongBranches()
     let offsets = branches.indices.map { branch in
       branches[branch].indices.map { level -> Result<(offset: Int?, key: Int), KeyValueError>? in
@@ -106,8 +96,7 @@ class PathObservation: Observation, @unchecked Sendable {
       for trigger in replaced { _ = trigger.detach() }
     }
     try wiring.withLock { () throws(KeyValueError) in
-      guard isActive, generation > placedGeneration else { return }
-      placedGeneration = generation
+      guard state.beginPlacing(generation) else { return }
       for (branch, steps) in branches.enumerated() {
         for (level, step) in steps.enumerated() {
           try place(
@@ -137,23 +126,20 @@ class PathObservation: Observation, @unchecked Sendable {
     branch: Int, level: Int, step: KeyStep, on object: (any KeyValueObservable)?,
     offset: Result<(offset: Int?, key: Int), KeyValueError>?, replacing replaced: inout [Trigger]
   ) throws(KeyValueError) {
-    let current = links[branch][level]
+    let current = state.link(branch: branch, level: level)
     // An inactive link on an object at a reused address belongs to a released object.
     if let object, let current, current.object == ObjectIdentifier(object), current.trigger.isActive
     {
       return
     }
-    if let current {
-      links[branch][level] = nil
-      replaced.append(current.trigger)
-    }
+    if let old = state.setLink(nil, branch: branch, level: level) { replaced.append(old) }
     guard let object, let offset else { return }
     let (storage, key) = try offset.get()
     let context = object.observationRegistrar.context(of: object)
     let isLeaf = level == branches[branch].count - 1 && branch < wiringFrom
     let link = makeLink(context: context, key: key, level: level, isLeaf: isLeaf)
     guard context.add(link) else { return }
-    links[branch][level] = (link, ObjectIdentifier(object))
+    _ = state.setLink((link, ObjectIdentifier(object)), branch: branch, level: level)
     if step.entry.notifiesAutomatically, let storage {
       StorageState.markObserved(object, offset: storage, key: key)
     }
@@ -166,13 +152,9 @@ class PathObservation: Observation, @unchecked Sendable {
   }
 
   override func invalidate() {
-    guard active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-    let removed = wiring.withLock {
-      defer { links = links.map { Array(repeating: nil, count: $0.count) } }
-      return links
-    }
+    guard let links = wiring.withLock({ state.end() }) else { return }
     // Detached outside the lock: the links may hold the last references to this object.
-    waitForDeliveries(holding: removed.joined().compactMap { $0?.trigger.detach() })
+    waitForDeliveries(holding: links.map { $0.detach() })
   }
 }
 

@@ -45,7 +45,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
 
   /// Delivers a change of the last key, already in the observation's terms.
   func deliverLeaf(_ change: KeyValueChange<Value>) {
-    guard isActive, let root else { return }
+    guard let root else { return }
     handler(root, change)
   }
 
@@ -57,7 +57,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
   }
 
   override func willChange(kind: KeyValueChangeKind, indexes: IndexSet?, keyOld: Any?) -> Any? {
-    guard isActive, let root else { return nil }
+    guard let root else { return nil }
     let exact = isExactToMany && kind != .setting
     let old: Value? =
       !wantsOld ? nil : exact ? keyOld.map(elements) : read(root)
@@ -74,7 +74,7 @@ final class TypedPathObservation<Root: KeyValueObservable, Value>: PathObservati
   override func didChange(
     isLeaf: Bool, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?, keyNew: Any?
   ) {
-    guard isActive, let root else { return }
+    guard let root else { return }
     // A relationship replaced by an object whose keys cannot be observed leaves the branch cut
     // there; the value is still read through the whole path.
     if !isLeaf { try? rewire() }

@@ -42,11 +42,29 @@ static inline kvolite_padded_lock_t *kvolite_property_lock_table(void) {
   return kvolite_property_locks;
 }
 
-/// This thread's depth of deliveries (see `DeliveryScope`): a thread-local word.
-extern __attribute__((tls_model("initial-exec"))) _Thread_local intptr_t
-    kvolite_delivery_depth_storage;
+/// What KVOLite keeps per thread (see `ThreadIdentity` in KVOLiteLocking): one thread-local
+/// record, whose address identifies the thread while it lives.
+typedef struct {
+  /// How deep the thread is in deliveries (`DeliveryScope`).
+  intptr_t delivery_depth;
+  /// The storage probe the thread is running, if any (KVOLite's `StorageProbe`): the address of
+  /// the probing thread's request, valid while the probe runs.
+  void *probe;
+} kvolite_thread_record_t;
 
-/// This thread's depth of deliveries; its address identifies the thread while it lives.
-static inline intptr_t *kvolite_delivery_depth(void) { return &kvolite_delivery_depth_storage; }
+/// The calling thread's record: initial-exec, an offset from the thread pointer.
+extern __attribute__((tls_model("initial-exec"))) _Thread_local kvolite_thread_record_t
+    kvolite_thread_record_storage;
+
+/// The calling thread's record; its address identifies the thread while it lives.
+static inline kvolite_thread_record_t *kvolite_thread_record(void) {
+  return &kvolite_thread_record_storage;
+}
+
+/// The calling thread's depth of deliveries: the first field of its record, so that its
+/// address is the record's.
+static inline intptr_t *kvolite_delivery_depth(void) {
+  return &kvolite_thread_record_storage.delivery_depth;
+}
 
 #endif

@@ -5,7 +5,9 @@ import Synchronization
 /// Observations under concurrent sets: prior notifications, observers that come and go, and
 /// tokens racing the release of the object they observe.
 enum ObservationScenarios {
-  static var all: [StressScenario] { [prior, observeAndCancel, tokensRacingDeinit] }
+  static var all: [StressScenario] {
+    [prior, observeAndCancel, tokensRacingDeinit, invalidatedTwiceAtOnce]
+  }
 
   /// Two threads set a key with a `.prior` observer and a plain one: every set gives one prior
   /// and one post notification to the first, one post to the second, each writer's in order.
@@ -127,6 +129,67 @@ enum ObservationScenarios {
       }
     }
     report.count("notifications", delivered.count)
+    report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
+    return report
+  }
+
+  /// Two threads set while two others invalidate the same token at once, round after round,
+  /// while its handler runs: neither `invalidate()` returns while the handler runs on another
+  /// thread, and the handler is never called after either returned.
+  static let invalidatedTwiceAtOnce = StressScenario(
+    name: "observing: one token invalidated from two threads at once while it delivers"
+  ) { iterations in
+    var report = StressReport()
+    let contact = Contact()
+    let baseline = liveObjects.load(ordering: .relaxed)
+    /// What one round's handler is doing.
+    final class Round: Sendable {
+      let running = Atomic<Int>(0)
+      let ended = Atomic<Bool>(false)
+    }
+    let handoff = Locked<(round: Round, token: ObservationToken)?>(nil)
+    let meet = RoundBarrier(count: 2)
+    let stop = Atomic<Bool>(false)
+    let returnedWhileRunning = Counter()
+    let late = Counter()
+    let calls = Counter()
+    race(workers: 4) { worker in
+      if worker < 2 {
+        var index = 0
+        while !stop.load(ordering: .acquiring) {
+          contact.name = Stamp.string(writer: worker, index: index)
+          index += 1
+        }
+        return
+      }
+      for index in 0..<max(4, iterations / 250) {
+        if worker == 2 {
+          let captured = Tag(writer: worker, index: index)
+          let round = Round()
+          let token = contact.observe(\.name) { _, _ in
+            round.running.add(1, ordering: .acquiringAndReleasing)
+            if round.ended.load(ordering: .acquiring) { late.increment() }
+            withExtendedLifetime(captured) { spin(200) }
+            calls.increment()
+            round.running.subtract(1, ordering: .acquiringAndReleasing)
+          }
+          handoff.withLock { $0 = (round, token) }
+        }
+        meet.arriveAndWait()
+        let (round, token) = handoff.withLock { $0 }!
+        meet.arriveAndWait()
+        token.invalidate()
+        round.ended.store(true, ordering: .releasing)
+        if round.running.load(ordering: .acquiring) != 0 { returnedWhileRunning.increment() }
+        meet.arriveAndWait()
+        if worker == 2 { handoff.withLock { $0 = nil } }
+        meet.arriveAndWait()
+      }
+      if worker == 2 { stop.store(true, ordering: .releasing) }
+    }
+    report.count("notifications", calls.count)
+    report.expect("invalidate() returned while the handler ran", returnedWhileRunning.count, 0)
+    report.expect("calls after invalidate() returned", late.count, 0)
     report.expect("objects left alive", liveObjects.load(ordering: .relaxed), baseline)
     return report
   }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KVOLite
+import KVOLiteLocking
 
 /// The transitions of a forwarded key path's state (``ForwardingState``), without threads: who
 /// moves the registration of the rest of the path, what each step registers and removes, and
@@ -57,8 +58,7 @@ struct ForwardingStateTests {
     let leftover = idle.end()
     let twice = idle.end()
     let moves = idle.beginMove()
-    let calls = idle.beginCall()
-    #expect(leftover === object && twice == nil && !moves && !calls)
+    #expect(leftover === object && twice == nil && !moves)
 
     var moving = ForwardingState()
     _ = moving.beginMove()
@@ -83,25 +83,21 @@ struct ForwardingStateTests {
     #expect(state.move(to: Object()).register == false)
   }
 
-  @Test("calls are counted until the end; old values are kept per thread, innermost first")
-  func callsAndOlds() {
+  @Test("old values are kept per thread, innermost first, and dropped at the end")
+  func olds() {
     var state = ForwardingState()
-    let calls = state.beginCall()
-    #expect(calls && state.calls == 1)
-    state.endCall()
-    #expect(state.calls == 0)
-    state.pushOld("outer", thread: 1)
-    state.pushOld("inner", thread: 1)
-    state.pushOld("other", thread: 2)
-    let inner = state.popOld(thread: 1)
-    let other = state.popOld(thread: 2)
-    let outer = state.popOld(thread: 1)
-    let none = state.popOld(thread: 1)
+    state.pushOld("outer", thread: ThreadIdentity(address: 1))
+    state.pushOld("inner", thread: ThreadIdentity(address: 1))
+    state.pushOld("other", thread: ThreadIdentity(address: 2))
+    let inner = state.popOld(thread: ThreadIdentity(address: 1))
+    let other = state.popOld(thread: ThreadIdentity(address: 2))
+    let outer = state.popOld(thread: ThreadIdentity(address: 1))
+    let none = state.popOld(thread: ThreadIdentity(address: 1))
     #expect(inner as? String == "inner" && other as? String == "other")
     #expect(outer as? String == "outer" && none == nil)
-    state.pushOld("kept", thread: 3)
+    state.pushOld("kept", thread: ThreadIdentity(address: 3))
     _ = state.end()
-    let dropped = state.popOld(thread: 3)
+    let dropped = state.popOld(thread: ThreadIdentity(address: 3))
     #expect(dropped == nil)
   }
 }

@@ -124,7 +124,9 @@ extension ChangeFrame {
         direct(trigger)
       }
     }
-    if triggersTakingChangesInFlight.load(ordering: .relaxed) > 0 {
+    // A list that is still published got no trigger since the will-phase (one added to a list
+    // that a delivery iterates goes to a copy, which replaces and closes it).
+    if list.gate.pointee.isClosed {
       walkLate(object, direct: direct, keyNew: keyNew)
     }
   }
@@ -132,16 +134,15 @@ extension ChangeFrame {
   /// Delivers the change to the triggers registered since its will-phase that take changes
   /// in flight: they were registered, and their observation read the value, before this change
   /// stored it. (An observation that follows elements places them while changes go on; without
-  /// this, such a change would leave the value it read stale.)
+  /// this, such a change would leave the value it read stale.) See ``RegistrarState``.
   private func walkLate(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
     guard let owner = object as? any KeyValueObservable,
       let context = owner.observationRegistrar.existingContext,
-      // Counted as a delivery of it: it does not change while it is read, and ending one of
-      // its triggers waits for this delivery.
-      let current = context.beginDeliveryOfCurrentList(key: list.keyIndex)
+      // Entered: it does not change while it is read, and ending one of its triggers waits
+      // for this delivery.
+      let current = context.lateList(after: list)
     else { return }
     defer { context.endDelivery(current) }
-    guard current !== list else { return }
     current.forEachTrigger { trigger in
       guard trigger.takesChangesInFlight, trigger.isActive,
         !triggers.contains(where: { $0 === trigger })

@@ -1,6 +1,5 @@
 import Foundation
 import KVOLiteLocking
-import Synchronization
 
 /// An observation that follows the elements of to-many relationships (``ElementObservation``,
 /// ``AggregateObservation``) and takes the changes it hears of one at a time, in order.
@@ -20,35 +19,19 @@ import Synchronization
 ///   finds another one taking changes leaves its change to it and returns. The handler is
 ///   never called on two threads at once. A change made inside the handler is taken at once,
 ///   depth-first, on the same thread (its own reads are done first).
-/// - **Collect, unlock, call.** One lock guards the queue and the state; reads, registrations
-///   and the handler run without it.
+/// - **Collect, unlock, call.** One lock guards the state (``SerialObservationState``, the
+///   machine: queue, taker, ended); reads, registrations and the handler run without it.
 ///
 /// Ending (``invalidate()``) empties the queue and ends every observation it holds; a call in
-/// progress on another thread is waited for (as ``ObservationToken/invalidate()`` describes),
-/// and nothing is called after.
+/// progress on another thread is waited for (its gate, as ``ObservationToken/invalidate()``
+/// describes), and nothing is called after.
 class SerialObservation: Observation, @unchecked Sendable {
-  // @unchecked: the mutable state is behind `lock`, or atomic (`calls`).
+  // @unchecked: the mutable state is behind `lock`; `calls` is a gate.
   let lock = Lock()
-  /// Changes reserved and not taken yet, oldest first from `head`; `nil` until the reserving
-  /// thread has read what the change carries. Taken ones are cleared, and the array compacted
-  /// when half of it is taken, so that taking one is O(1) amortized.
-  private var pending: [FollowedChange?] = []
-  private var head = 0
-  /// The place of `pending[head]`: places count every reservation.
-  private var headPlace = 0
-  /// The thread taking changes, if any.
-  private var taker: UInt?
-  /// Whether the taker is calling the handler (a change made in there is taken at once).
-  private var isCalling = false
-  /// Set once, by ``invalidate()``. Guarded by `lock`.
-  private(set) var isEnded = false
+  /// The machine. Guarded by `lock`.
+  private var state: SerialObservationState<FollowedChange>
   /// Calls of the handler in progress, for ``invalidate()`` to wait for.
-  private let calls = Atomic<Int>(0)
-  /// The relationships followed, and what is known of their elements. Guarded by `lock`.
-  var memberships: [ElementMembership]
-  /// The observations this one is made of (of relationships, of other keys). Guarded by
-  /// `lock`.
-  private var sources: [ObservationToken] = []
+  private let calls = InFlightGate()
   /// The observed object, weakly: once it is gone, nothing more is delivered.
   private(set) weak var root: AnyObject?
   /// What is asked of each element's observation: ``ObservingOptions/prior`` if asked, and
@@ -57,9 +40,18 @@ class SerialObservation: Observation, @unchecked Sendable {
 
   init(root: AnyObject, memberships: [ElementMembership], options: ObservingOptions) {
     self.root = root
-    self.memberships = memberships
+    state = SerialObservationState(memberships: memberships)
     elementOptions = options.intersection(.prior).union(.takesChangesInFlight)
   }
+
+  /// The relationships followed, and what is known of their elements. Guarded by `lock`.
+  var memberships: [ElementMembership] {
+    get { state.memberships }
+    _modify { yield &state.memberships }
+  }
+
+  /// Whether the observation ended. Guarded by `lock`.
+  var isEnded: Bool { state.isEnded }
 
   /// Takes one change, on the thread taking changes, with no lock held. Override.
   func process(_ change: FollowedChange) {}
@@ -72,37 +64,14 @@ class SerialObservation: Observation, @unchecked Sendable {
 
   /// Takes a place for a change in the queue; `nil` once ended.
   final func reserve() -> Int? {
-    lock.withLock {
-      guard !isEnded else { return nil }
-      pending.append(nil)
-      return headPlace + pending.count - 1 - head
-    }
+    lock.withLock { state.reserve() }
   }
 
   /// Puts `change` in its place, then takes the changes that are ready, if no one else does.
   final func fill(_ place: Int, with change: FollowedChange) {
-    lock.withLock {
-      let index = head + place - headPlace
-      // Dropped by the start or by the end otherwise.
-      if place >= headPlace, index < pending.count { pending[index] = change }
-    }
+    let dropped = lock.withLock { state.fill(place, with: change) }
+    withExtendedLifetime(dropped) {}
     take()
-  }
-
-  /// The first change if it is ready, taken out of the queue. Call with the lock held.
-  private func takeFirst() -> FollowedChange? {
-    guard head < pending.count, let change = pending[head] else { return nil }
-    pending[head] = nil
-    head += 1
-    headPlace += 1
-    if head == pending.count {
-      pending.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head >= 32, head * 2 >= pending.count {
-      pending.removeFirst(head)
-      head = 0
-    }
-    return change
   }
 
   /// Reserves a place for `change`, which carries everything already, and takes the changes.
@@ -114,46 +83,27 @@ class SerialObservation: Observation, @unchecked Sendable {
   /// Takes the changes that are ready, unless another thread does, or this one does already
   /// outside a call of the handler (then it goes on with them when it is done).
   final func take() {
-    let me = currentThreadID()
-    let nested: Bool? = lock.withLock {
-      guard !isEnded else { return nil }
-      guard let taker else {
-        self.taker = me
-        return false
-      }
-      guard taker == me, isCalling else { return nil }
-      isCalling = false
-      return true
-    }
-    guard let nested else { return }
+    let thread = ThreadIdentity.current
+    guard case .take(let nested) = lock.withLock({ state.startTaking(thread) }) else { return }
     takeReady(nested: nested)
   }
 
   /// Takes ready changes in order until none is ready, then lets go (or goes back to the call
   /// it is nested in).
   private func takeReady(nested: Bool) {
-    while let change = lock.withLock({ () -> FollowedChange? in
-      if !isEnded, let change = takeFirst() { return change }
-      if nested { isCalling = true } else { taker = nil }
-      return nil
-    }) {
+    while let change = lock.withLock({ state.next(nested: nested) }) {
       process(change)
     }
   }
 
-  /// Calls the handler through `body`, unless the observation ended; counted, so that
-  /// ``invalidate()`` can wait for it.
+  /// Calls the handler through `body`, unless the observation ended; inside the gate, so that
+  /// ``invalidate()`` waits for it.
   final func call(_ body: () -> Void) {
-    let proceeds = lock.withLock {
-      guard !isEnded else { return false }
-      isCalling = true
-      calls.add(1, ordering: .relaxed)
-      return true
-    }
-    guard proceeds else { return }
+    guard calls.enter() else { return }
+    defer { calls.leave() }
+    guard lock.withLock({ state.beginCall() }) else { return }
     DeliveryScope.run(body)
-    lock.withLock { isCalling = false }
-    calls.subtract(1, ordering: .releasing)
+    lock.withLock { state.endCall() }
   }
 
   // MARK: - Starting and ending
@@ -161,24 +111,14 @@ class SerialObservation: Observation, @unchecked Sendable {
   /// Makes the calling thread take changes while the observation starts, so that changes
   /// heard of meanwhile wait for the start to finish. Call ``finishStart()`` after.
   final func beginStart() {
-    lock.withLock { taker = currentThreadID() }
+    let thread = ThreadIdentity.current
+    lock.withLock { state.beginStart(thread) }
   }
 
   /// Drops the changes heard of so far: the start reads the model after them.
   final func dropPending() {
-    let dropped = lock.withLock { dropAll() }
+    let dropped = lock.withLock { state.dropPending() }
     withExtendedLifetime(dropped) {}
-  }
-
-  /// Empties the queue; returns what it held, to release after unlocking. Call with the lock
-  /// held.
-  private func dropAll() -> [FollowedChange?] {
-    defer {
-      headPlace += pending.count - head
-      pending = []
-      head = 0
-    }
-    return pending
   }
 
   /// Takes the changes heard of during the start, then lets go.
@@ -188,30 +128,16 @@ class SerialObservation: Observation, @unchecked Sendable {
 
   /// Keeps `token` as a part of this observation, ended with it (at once if it has ended).
   final func keep(_ token: ObservationToken) {
-    let kept = lock.withLock {
-      guard !isEnded else { return false }
-      sources.append(token)
-      return true
-    }
-    if !kept { token.invalidate() }
+    lock.withLock { state.keep(token) }?.invalidate()
   }
 
   override func invalidate() {
-    let (tokens, dropped) = lock.withLock { () -> ([ObservationToken], [FollowedChange?]) in
-      guard !isEnded else { return ([], []) }
-      isEnded = true
-      var tokens = sources
-      for index in memberships.indices { tokens += memberships[index].endAll() }
-      sources = []
-      return (tokens, dropAll())
-    }
+    let ended = lock.withLock { state.end() }
     // After unlocking: ending them may wait for their deliveries, and releases may run deinits.
-    for token in tokens { token.invalidate() }
-    withExtendedLifetime(dropped) {}
+    for token in ended?.tokens ?? [] { token.invalidate() }
+    withExtendedLifetime(ended) {}
     // A call in progress on another thread is waited for, unless this thread is delivering
     // (it might be waited for in turn), as for every token.
-    if !DeliveryScope.isDelivering {
-      Parking.wait { calls.load(ordering: .acquiring) == 0 }
-    }
+    calls.closeAndWait()
   }
 }

@@ -30,6 +30,8 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
   private let handler: (KeyValueChange<Any?>) -> Void
   private let lock = Lock()
   private var state = ForwardingState()
+  /// Handler calls in progress, which ``invalidate()`` closes and waits for.
+  private let calls = InFlightGate()
   /// The prefix's observation; set once registered.
   private var prefixToken: ObservationToken?
   /// What the intermediate is told about: it relays to this observation.
@@ -95,7 +97,7 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
   /// The prefix changed (or is about to, `isPrior`).
   private func prefixChanged(_ change: KeyValueChange<Any?>) {
     guard let root else { return }
-    let thread = currentThreadID()
+    let thread = ThreadIdentity.current
     if change.isPrior {
       guard options.contains(.old) || options.contains(.prior) else { return }
       let old = read(root)
@@ -152,12 +154,12 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
     if let failure { throw failure }
   }
 
-  /// Calls the handler through `body`, unless the observation ended; counted, so that
+  /// Calls the handler through `body`, unless the observation ended; inside `calls`, so that
   /// ``invalidate()`` can wait for it.
   fileprivate func call(_ body: () -> Void) {
-    guard lock.withLock({ state.beginCall() }) else { return }
+    guard calls.enter() else { return }
+    defer { calls.leave() }
     DeliveryScope.run(body)
-    lock.withLock { state.endCall() }
   }
 
   override func invalidate() {
@@ -170,9 +172,7 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
     if let leftover = leftover as? any KeyValueObservable {
       leftover.removeObserver(relay, forKeyPath: rest)
     }
-    if !DeliveryScope.isDelivering {
-      Parking.wait { lock.withLock { state.calls == 0 } }
-    }
+    _ = calls.closeAndWait()
   }
 
   /// The observer registered on the intermediate: it passes every change on, as a change of

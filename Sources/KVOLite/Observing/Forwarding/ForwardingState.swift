@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// The state of a ``ForwardedObservation``, behind its lock: which object the rest of the path
 /// is registered on, whether a thread is moving that registration, and whether the observation
 /// has ended. Its methods are the transitions; what they return, the owner does after
@@ -18,11 +20,9 @@ struct ForwardingState {
   private(set) var movesAgain = false
   /// Whether the observation has ended.
   private(set) var isEnded = false
-  /// Handler calls in progress, which ``ForwardedObservation/invalidate()`` waits for.
-  private(set) var calls = 0
   /// The whole path's values read at each prior notification of the intermediate's change, per
   /// thread, innermost last: the `old` of the notification after it.
-  private var olds: [UInt: [Any?]] = [:]
+  private var olds: [ThreadIdentity: [Any?]] = [:]
 
   /// A thread wants the registration moved to the intermediate as it is now. `true` if this
   /// thread moves it; `false` if another is moving it and will look again.
@@ -76,26 +76,14 @@ struct ForwardingState {
     return leftover
   }
 
-  /// A handler call is about to start: `false` once the observation has ended.
-  mutating func beginCall() -> Bool {
-    guard !isEnded else { return false }
-    calls += 1
-    return true
-  }
-
-  /// A handler call has finished.
-  mutating func endCall() {
-    calls -= 1
-  }
-
   /// Keeps `old`, read at a prior notification on `thread`.
-  mutating func pushOld(_ old: Any?, thread: UInt) {
+  mutating func pushOld(_ old: Any?, thread: ThreadIdentity) {
     guard !isEnded else { return }
     olds[thread, default: []].append(old)
   }
 
   /// The value kept at the matching prior notification on `thread` (`nil` if none).
-  mutating func popOld(thread: UInt) -> Any?? {
+  mutating func popOld(thread: ThreadIdentity) -> Any?? {
     guard var stack = olds[thread], let old = stack.popLast() else { return nil }
     olds[thread] = stack.isEmpty ? nil : stack
     return .some(old)

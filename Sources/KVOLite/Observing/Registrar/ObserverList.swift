@@ -1,26 +1,25 @@
 import KVOLiteLocking
-import Synchronization
 
 /// The observers of one key of one object, in registration order.
 ///
-/// Deliveries iterate a list without any lock. They count themselves in its in-flight count
-/// while they do (the increment under the object's property lock, the decrement after their
-/// last use of the list), and they hold a strong reference to it. The registrar changes a
-/// list only with its own lock and then the property lock held:
+/// Deliveries iterate a list without any lock. They enter its gate (an ``InFlightGate``) while
+/// they do (entering under the object's property lock, leaving after their last use of the
+/// list), and they hold a strong reference to it. The registrar changes a list only with the
+/// property lock held (see ``RegistrarState``):
 ///
-/// - in place, when no delivery iterates it (the count is zero, and no delivery can start
-///   while the property lock is held): an observer registered after every other one is
+/// - in place, when no delivery iterates it (nobody is inside its gate, and no delivery can
+///   enter while the property lock is held): an observer registered after every other one is
 ///   appended, a removed one leaves an empty slot behind (found by binary search on the
 ///   registration order). Both cost O(1) (amortized: the slots are compacted when half are
 ///   empty, and the buffer doubles when it is full);
 /// - otherwise, by replacing it with a changed copy (compacted), so that deliveries in flight
-///   go on iterating the list they began with, unchanged.
+///   go on iterating the list they began with, unchanged. The replaced list's gate is closed:
+///   an invalidation waits for the deliveries still inside it.
 ///
 /// One allocation: the entries are stored after the header (a `ManagedBuffer`).
 @usableFromInline
 final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry> {
-  // Shared between threads under the rules above; the in-flight count is only accessed
-  // atomically.
+  // Shared between threads under the rules above; the gate is only accessed atomically.
 
   @usableFromInline
   struct Header {
@@ -36,12 +35,15 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
     @usableFromInline var needsWillPhase: Bool
     /// Some typed observer wants the old value (may stay set, as above).
     @usableFromInline var wantsOld: Bool
+    /// Some observer takes changes in flight (see ``RegistrarState/lateList(key:after:)``;
+    /// may stay set, as above).
+    @usableFromInline var takesChangesInFlight = false
     /// Which option combinations typed observers use: bit
     /// `(wantsOld ? 2 : 0) + (wantsNew ? 1 : 0)` is set for each, so that a delivery builds only
     /// the change records someone needs (may keep bits, as above).
     @usableFromInline var recordKinds: UInt8
-    /// Deliveries iterating the list now; accessed only through ``ObserverList/inFlight``.
-    @usableFromInline var inFlightStorage = 0
+    /// The gate's word (an ``InFlightGate``); accessed only through ``ObserverList/gate``.
+    @usableFromInline var gateStorage: UInt = 0
   }
 
   /// One slot: an observer, retained by the list, or `nil` once it was removed in place. The
@@ -93,17 +95,20 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   @inlinable var wantsOld: Bool { withUnsafeMutablePointerToHeader { $0.pointee.wantsOld } }
   @inlinable var recordKinds: UInt8 { withUnsafeMutablePointerToHeader { $0.pointee.recordKinds } }
 
-  /// The in-flight count, as an atomic in the header.
+  /// The gate deliveries enter while they iterate the list, in the header.
   @inlinable
-  var inFlight: UnsafeMutablePointer<Atomic<Int>> {
+  var gate: UnsafeMutablePointer<InFlightGate> {
     withUnsafeMutablePointerToHeader { header in
-      (UnsafeMutableRawPointer(header) + MemoryLayout<Header>.offset(of: \.inFlightStorage)!)
-        .assumingMemoryBound(to: Atomic<Int>.self)
+      (UnsafeMutableRawPointer(header) + MemoryLayout<Header>.offset(of: \.gateStorage)!)
+        .assumingMemoryBound(to: InFlightGate.self)
     }
   }
 
   /// Whether a delivery iterates the list now.
-  @inlinable var isInFlight: Bool { inFlight.pointee.load(ordering: .acquiring) > 0 }
+  @inlinable var isInFlight: Bool { !gate.pointee.isIdle }
+  @inlinable var takesChangesInFlight: Bool {
+    withUnsafeMutablePointerToHeader { $0.pointee.takesChangesInFlight }
+  }
 
   /// Calls `body` with each observer in order, not retained (the list holds them).
   @inlinable
@@ -195,6 +200,7 @@ extension ObserverList.Header {
     live += 1
     needsWillPhase = needsWillPhase || trigger.wantsPrior || !trigger.isTyped
     wantsOld = wantsOld || (trigger.isTyped && trigger.wantsOld)
+    takesChangesInFlight = takesChangesInFlight || trigger.takesChangesInFlight
     recordKinds |= 1 << ((trigger.wantsOld ? 2 : 0) + (trigger.wantsNew ? 1 : 0))
   }
 }

@@ -1,33 +1,31 @@
 import KVOLiteLocking
-import Synchronization
 
-/// The registrar's lock and state: the shape of Swift Observation's registrar context.
+/// The storage of a registrar's state machine (``RegistrarState``): the shape of Swift
+/// Observation's registrar context.
 ///
-/// Every method takes the lock, works on ``RegistrarState`` (plain values, no locking inside),
-/// collects what must happen outside, unlocks, and then does it: releasing replaced lists and
-/// removed triggers (releasing a trigger may release a handler, whose captures may run a
-/// `deinit`), ending triggers. Nothing runs user code with the lock held.
+/// Every method takes the object's property lock, runs one transition of the state, performs
+/// what must happen under the lock (publishing a list), unlocks, and then performs the rest:
+/// releasing replaced lists and removed triggers (releasing a trigger may release a handler,
+/// whose captures may run a `deinit`), waiting for deliveries, ending path observations.
+/// Nothing runs user code with the lock held.
 ///
 /// ## The published lists (the fast path)
 ///
-/// A set of an observed property already holds the object's ``PropertyLock``. So that it
-/// needs no other lock, each key's current list is also *published* in a slot that is written
-/// only with both locks held (this one, then the property lock) and read with either. The
-/// setter reads it under the property lock, retains it and counts itself in its in-flight
-/// count there (see ``ObserverList`` for what the count allows). The property lock is found
-/// from the object's address, not its memory, so even a removal after the object is gone can
-/// take it.
+/// A set of an observed property already holds the object's ``PropertyLock``, which is also the
+/// lock of this state: so each key's current list is *published* in a slot (unretained: the
+/// state holds the lists) that a set reads with no other lock, entering the list's gate there
+/// (see ``RegistrarState`` for the states of a key). The property lock is found from the
+/// object's address, not its memory, so even a removal after the object is gone can take it.
 ///
-/// Lock order: this context's lock, then the object's property lock. Neither is held while
-/// anything outside KVOLite runs.
+/// Lock order: a path observation's `wiring`, then the property lock. Nothing is locked while
+/// the property lock is held, and it is not held while anything outside KVOLite runs.
 @usableFromInline
 final class RegistrarContext: @unchecked Sendable {
-  // @unchecked: `state` is only touched with `lock` held; for the same reason its accesses are
-  // not checked for exclusivity at run time (the check would cost more than the lock). The
-  // published slots follow the rule above.
-  private let lock = Lock()
+  // @unchecked: `state` and the published slots are only touched with `objectLock` held; for
+  // the same reason their accesses are not checked for exclusivity at run time (the check
+  // would cost more than the lock).
   @exclusivity(unchecked) private var state: RegistrarState
-  /// The object's property lock.
+  /// The object's property lock: the lock of `state`.
   private let objectLock: PropertyLock
   /// The current list of each key, unretained (`state` holds them); see above.
   @usableFromInline let published: UnsafeMutablePointer<Unmanaged<ObserverList>?>
@@ -50,133 +48,124 @@ final class RegistrarContext: @unchecked Sendable {
     published.deallocate()
   }
 
-  /// Runs `body` on the state with the lock held.
-  private func withState<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
-    lock.withLock { body(&state) }
+  /// Runs `body` (a transition) on the state with the property lock held.
+  private func transition<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
+    objectLock.lock()
+    defer { objectLock.unlock() }
+    return body(&state)
+  }
+
+  /// Publishes `publication`'s list and closes the gate of the list it replaces. With the
+  /// property lock held.
+  private func publish(_ publication: RegistrarState.Publication) {
+    published[publication.key] = publication.list.map { Unmanaged.passUnretained($0) }
+    publication.old?.gate.pointee.close()
   }
 
   // MARK: - Registration
 
-  /// Adds `trigger` to the list of its key, in place when no delivery iterates the list.
-  /// Returns `false`, adding nothing, if the object is being released.
+  /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
+  /// being released.
   func add(_ trigger: Trigger) -> Bool {
-    let (added, released) = withState { state -> (Bool, ObserverList?) in
-      guard !state.isTornDown else { return (false, nil) }
-      let index = trigger.keyIndex
-      guard let old = state.lists[index] else {
-        let made = ObserverList.make(keyIndex: index, CollectionOfOne(trigger), capacity: 2)
-        return (true, replace(&state, key: index, with: made))
+    let (added, released) = transition { state -> (Bool, ObserverList?) in
+      switch state.add(trigger) {
+      case .refused: return (false, nil)
+      case .inPlace: return (true, nil)
+      case .published(let publication):
+        publish(publication)
+        return (true, publication.old)
       }
-      objectLock.lock()
-      let appended = !old.isInFlight && old.appendInPlace(trigger)
-      objectLock.unlock()
-      if appended { return (true, nil) }
-      return (true, replace(&state, key: index, with: old.copy(inserting: trigger)))
     }
     withExtendedLifetime(released) {}
     return added
   }
 
-  /// Removes `trigger` from the list of its key, in place when no delivery iterates the list;
-  /// removing what is not there does nothing. Returns the lists that deliveries in flight
-  /// still iterate with the trigger.
+  /// Ends `trigger` and removes it from the list of its key; removing what is not there does
+  /// nothing. Returns the lists that deliveries in flight still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
-    var removed: Trigger?
-    let (held, released, pruned) = withState {
-      state -> ([ObserverList], ObserverList?, [ObserverList]) in
-      let index = trigger.keyIndex
-      var released: ObserverList?
-      if let old = state.lists[index], let slot = old.slot(of: trigger) {
-        objectLock.lock()
-        let inPlace = !old.isInFlight && old.live > 1 && !old.needsCompactingAfterRemoval
-        if inPlace { removed = old.removeInPlace(at: slot) }
-        objectLock.unlock()
-        if !inPlace {
-          // The last observer leaves no list (no copy to make of one).
-          let remaining = old.live > 1 ? old.copy(removing: trigger) : nil
-          released = replace(&state, key: index, with: remaining)
-        }
-      }
-      return (state.heldLists(containing: trigger), released, state.pruneRetired())
+    let removed = transition { state in
+      let removed = state.remove(trigger)
+      if let publication = removed.publication { publish(publication) }
+      return removed
     }
-    withExtendedLifetime((released, pruned, removed)) {}
-    return held
+    // The replaced list, the trigger and the pruned lists are released here, after unlocking.
+    return removed.held
   }
 
-  /// Makes `new` the list of key `index`, published under the object's property lock. The old
-  /// list is returned, to release after unlocking; if deliveries iterate it, it is remembered
-  /// as retired.
-  private func replace(_ state: inout RegistrarState, key index: Int, with new: ObserverList?)
-    -> ObserverList?
-  {
-    let old = state.lists[index]
-    state.lists[index] = new
-    objectLock.lock()
-    published[index] = new.map { Unmanaged.passUnretained($0) }
-    // Deliveries count themselves under the property lock: none can start on `old` now.
-    let isHeld = old?.isInFlight ?? false
-    objectLock.unlock()
-    if let old, isHeld { state.retired.append(RetiredList(list: old)) }
-    return old
-  }
-
-  /// Waits until no delivery iterates any of `lists` (lists of this context), then forgets the
-  /// retired lists that are done.
+  /// Waits until no delivery iterates any of `lists` (lists of this context, closed), unless
+  /// this thread is delivering; then forgets the retired lists that are done.
   func waitUntilDelivered(_ lists: [ObserverList]) {
-    for list in lists {
-      Parking.wait { !list.isInFlight }
-    }
-    let released = withState { $0.pruneRetired() }
+    for list in lists { list.gate.pointee.closeAndWait() }
+    let released = transition { $0.pruneRetired() }
     withExtendedLifetime(released) {}
   }
 
   /// How many triggers the context holds, over all keys.
-  var triggerCount: Int {
-    lock.withLock { state.lists.reduce(0) { $0 + ($1?.live ?? 0) } }
-  }
+  var triggerCount: Int { transition { $0.triggerCount } }
 
   // MARK: - Delivery
 
-  /// The list of key `index`, retained and counted as iterated by one more delivery, or `nil`
-  /// if the key has no observers. Call with the object's property lock held; end the delivery
-  /// with ``endDelivery(_:)``.
+  /// The list of key `index`, retained and entered by one more delivery, or `nil` if the key
+  /// has no observers. Call with the object's property lock held; end the delivery with
+  /// ``endDelivery(_:)``.
   @inlinable
   func beginDelivery(key index: Int) -> ObserverList? {
     guard index < keyCount, let published = published[index] else { return nil }
     // Retained here, under the property lock (the registrar releases a list only after
     // unpublishing it under that lock, and unlocking is a call the optimizer cannot move a
-    // retain past).
+    // retain past). A published list is open: the enter never fails.
     let list = published.takeUnretainedValue()
-    list.inFlight.pointee.add(1, ordering: .relaxed)
-    return list
+    return list.gate.pointee.enter() ? list : nil
   }
 
-  /// Ends a delivery of `list` (begun by ``beginDelivery(key:)`` or ``whileDelivering(_:_:)``),
-  /// after its last use of the list.
+  /// Ends a delivery of `list` (begun by ``beginDelivery(key:)``, ``enterCurrentList(key:)``
+  /// or ``lateList(after:)``), after its last use of the list.
   @inlinable
   func endDelivery(_ list: ObserverList) {
-    list.inFlight.pointee.subtract(1, ordering: .releasing)
+    list.gate.pointee.leave()
   }
 
-  /// The list of key `index` (for frames that outlive one delivery).
+  /// The list of key `index` now, or `nil`.
   func currentList(key index: Int) -> ObserverList? {
-    lock.withLock { state.lists[index] }
+    transition { $0.currentList(key: index) }
   }
 
-  /// The list of key `index` now, counted as iterated by one more delivery (so that it does
-  /// not change while it is read); end the delivery with ``endDelivery(_:)``.
-  func beginDeliveryOfCurrentList(key index: Int) -> ObserverList? {
-    withState { state in
-      guard let list = state.lists[index] else { return nil }
-      state.hold(list)
+  /// The list of key `index` now, entered by one more delivery (so that it does not change
+  /// while it is read, and ending one of its triggers waits for this delivery); end the
+  /// delivery with ``endDelivery(_:)``.
+  func enterCurrentList(key index: Int) -> ObserverList? {
+    transition { state in
+      guard let list = state.currentList(key: index), list.gate.pointee.enter() else {
+        return nil
+      }
       return list
     }
   }
 
-  /// Runs `body`, which delivers from `list` (current or not), counted as a delivery of it.
+  /// For a change delivered from `list`, replaced since: the current list of its key, entered,
+  /// if triggers there may take the change in flight (see ``RegistrarState``); end the
+  /// delivery with ``endDelivery(_:)``.
+  func lateList(after list: ObserverList) -> ObserverList? {
+    transition { state in
+      guard let current = state.lateList(key: list.keyIndex, after: list),
+        current.gate.pointee.enter()
+      else { return nil }
+      return current
+    }
+  }
+
+  /// Runs `body`, which delivers from `list` (the key's list at will-time, current or not),
+  /// counted as a delivery of the key's current list, which holds every trigger of `list`
+  /// still active (there is none if there is no current list).
   func whileDelivering<Result>(_ list: ObserverList, _ body: () -> Result) -> Result {
-    withState { $0.hold(list) }
-    defer { endDelivery(list) }
+    // `list`'s header is read under the lock: it may be the published list, changed in place.
+    let current = transition { state -> ObserverList? in
+      guard let current = state.currentList(key: list.keyIndex), current.gate.pointee.enter()
+      else { return nil }
+      return current
+    }
+    guard let current else { return body() }
+    defer { endDelivery(current) }
     return body()
   }
 
@@ -184,12 +173,12 @@ final class RegistrarContext: @unchecked Sendable {
 
   /// Keeps a frame between `willChangeValue` and `didChangeValue`.
   func pushManualFrame(_ frame: ManualFrame) {
-    lock.withLock { state.manualFrames.append(frame) }
+    transition { $0.manualFrames.append(frame) }
   }
 
   /// The innermost pending frame of key `index` on `thread`, removed; `nil` if there is none.
-  func popManualFrame(thread: UInt, key index: Int) -> ManualFrame? {
-    lock.withLock {
+  func popManualFrame(thread: ThreadIdentity, key index: Int) -> ManualFrame? {
+    transition { state in
       guard
         let position = state.manualFrames.lastIndex(where: {
           $0.thread == thread && $0.key == index
@@ -201,22 +190,16 @@ final class RegistrarContext: @unchecked Sendable {
 
   // MARK: - The classic observer API
 
-  /// Keeps a classic registration; `false` (keeping nothing) if the object is being released.
+  /// Keeps a classic registration (it is notified from now on); `false` (keeping nothing) if
+  /// the object is being released.
   func addClassic(_ registration: ClassicRegistration) -> Bool {
-    lock.withLock {
-      guard !state.isTornDown else { return false }
-      state.classic.append(registration)
-      return true
-    }
+    transition { $0.keepClassic(registration) }
   }
 
   /// Removes and returns the most recent classic registration that `matches`, if any (its
   /// token is the caller's to invalidate, after the lock).
   func removeClassic(where matches: (ClassicRegistration) -> Bool) -> ClassicRegistration? {
-    lock.withLock {
-      guard let index = state.classic.lastIndex(where: matches) else { return nil }
-      return state.classic.remove(at: index)
-    }
+    transition { $0.removeClassic(where: matches) }
   }
 
   // MARK: - The end
@@ -225,33 +208,20 @@ final class RegistrarContext: @unchecked Sendable {
   /// path observations that start at the object are invalidated (detaching their links from
   /// the objects further along).
   func tearDown() {
-    var classic: [ClassicRegistration] = []
-    let lists = withState { state -> [ObserverList] in
-      state.isTornDown = true
-      state.manualFrames = []
-      swap(&classic, &state.classic)
-      var released: [ObserverList] = []
-      for index in state.lists.indices where state.lists[index] != nil {
-        released += replace(&state, key: index, with: nil).map { [$0] } ?? []
-      }
-      return released + state.retired.compactMap(\.list)
+    let done = transition { state in
+      let done = state.tearDown()
+      for publication in done.publications { publish(publication) }
+      return done
     }
-    var rooted: [PathObservation] = []
-    for list in lists {
-      list.forEachTrigger { trigger in
-        guard trigger.active.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        if let (observation, level, _) = trigger.path, level == 0 { rooted.append(observation) }
-      }
-    }
-    for observation in rooted { observation.invalidate() }
-    // Their tokens are released here, after the lock (a token's release invalidates it).
-    withExtendedLifetime(classic) {}
+    for observation in done.rooted { observation.invalidate() }
+    // The lists, the classic registrations' tokens (a token's release invalidates it) and the
+    // manual frames are released here, after unlocking.
   }
 }
 
 /// A `willChangeValue` waiting for its `didChangeValue` on the same thread.
 struct ManualFrame {
-  let thread: UInt
+  let thread: ThreadIdentity
   let key: Int
   /// `nil` when nobody observed the key at will-time.
   let frame: ChangeFrame?
@@ -260,3 +230,7 @@ struct ManualFrame {
   /// The value the did-time reports, when the will-time knew it; `nil`: read it then.
   let new: Any?
 }
+
+/// The calling thread: a `didChangeValue` finishes the innermost `willChangeValue` of its key
+/// made on the same thread, as Foundation matches them.
+func currentThreadID() -> ThreadIdentity { .current }

@@ -1,34 +1,156 @@
 import KVOLiteLocking
 
-/// What a registrar context guards: the observer lists of each key, the replaced lists that
-/// deliveries may still iterate, and pending manual notifications. Plain values and mutating
-/// methods; the context's lock makes them safe.
+/// The state machine of a registrar context: the observer list of each key, the replaced lists
+/// that deliveries may still iterate, pending manual notifications, classic registrations, and
+/// whether the object is gone. Plain values; ``RegistrarContext`` (its storage) runs each
+/// transition with the object's property lock held and performs what the transition returns:
+/// it publishes a list for the fast path before unlocking, and after unlocking releases what
+/// was let go of, waits for deliveries and ends path observations.
+///
+/// ## One key
+///
+/// A key's list is published for the fast path (``RegistrarContext/beginDelivery(key:)``): a
+/// set of the key enters the list's ``InFlightGate`` under the property lock, without any other
+/// lock, and leaves after its last use of the list. So, under the property lock, a list's gate
+/// says whether a delivery iterates it, and no delivery can enter while the lock is held:
+///
+/// ```
+///   unobserved --add--> published, idle --a set enters its gate--> published, busy
+///       ^                 |    ^   add / remove in place            |     |
+///       |                 |    +----- the last delivery leaves -----+     |
+///       +-remove the last-+                                               |
+///                    published, idle <--add / remove: a changed copy------+
+///                                        replaces it; the old list is closed, and
+///                                        retired while a delivery is inside it
+/// ```
+///
+/// - An idle list is changed in place (an append, an emptied slot).
+/// - A busy list is replaced by a changed copy: the deliveries inside go on with the list they
+///   began with, unchanged. The replaced list is closed (its gate), and remembered weakly as
+///   *retired* while deliveries still iterate it; removing a trigger reports the retired lists
+///   that hold it, and its invalidation waits for them (``InFlightGate/closeAndWait()``).
+/// - A closed list is never entered again: deliveries enter only published lists. A change
+///   whose did-phase comes after its list was replaced learns it from the closed gate.
+/// - ``tearDown()`` (the object is released) replaces every list by none and ends every
+///   trigger: ``Phase/tornDown``, where nothing is added.
+///
+/// A trigger's *active* state (``Trigger/isActive``) is this machine's too: it is ended only by
+/// ``remove(_:)`` and ``tearDown()``, and an active trigger is always in its key's current list
+/// (so a delivery counted in the current list is counted in a list of every trigger it may
+/// call).
+///
+/// ## Changes in flight
+///
+/// A trigger that takes changes in flight (``ObservingOptions/takesChangesInFlight``: those an
+/// observation that follows elements places while the model changes) also gets a change whose
+/// will-phase came before it was added: it was added to a copy that replaced the list the
+/// change iterates, so the change's did-phase, finding its list closed, asks
+/// ``lateList(key:after:)`` for the current list and delivers to those triggers in it that its
+/// will-phase did not meet.
 struct RegistrarState {
+  /// Whether the object is alive.
+  enum Phase { case open, tornDown }
+
+  private(set) var phase = Phase.open
   /// The current list of each key, by the key's index in its type's table; `nil` when nobody
-  /// observes the key. (The context also publishes them; see ``RegistrarContext``.)
-  var lists: [ObserverList?]
-  /// Lists replaced while deliveries iterated them, weakly: the deliveries keep them alive,
-  /// and they are kept here only so that ``ObservationToken/invalidate()`` can find them and
-  /// wait for those deliveries.
-  var retired: [RetiredList] = []
+  /// observes the key. (The context also publishes them.)
+  private(set) var lists: [ObserverList?]
+  /// Lists replaced while deliveries iterated them, weakly: the deliveries keep them alive.
+  private(set) var retired: [RetiredList] = []
   /// `willChangeValue` calls waiting for their `didChangeValue`.
   var manualFrames: [ManualFrame] = []
   /// Registrations of the classic observer API, oldest first.
   var classic: [ClassicRegistration] = []
-  /// Set when the object is released; nothing is added after.
-  var isTornDown = false
 
   init(keyCount: Int) {
     lists = Array(repeating: nil, count: keyCount)
   }
 
-  /// Counts a delivery in `list`, which a frame kept and which may have been replaced since:
-  /// then it is remembered as retired while the delivery lasts.
-  mutating func hold(_ list: ObserverList) {
-    list.inFlight.pointee.add(1, ordering: .acquiringAndReleasing)
-    if lists[list.keyIndex] !== list, !retired.contains(where: { $0.list === list }) {
-      retired.append(RetiredList(list: list))
+  /// A list that becomes key `key`'s: the context publishes it (with the property lock still
+  /// held) and closes `old`'s gate, then releases `old` after unlocking.
+  struct Publication {
+    let key: Int
+    let list: ObserverList?
+    let old: ObserverList?
+  }
+
+  /// What ``add(_:)`` did.
+  enum Added {
+    /// The object is being released: nothing was added.
+    case refused
+    /// Appended in place to the published list.
+    case inPlace
+    /// A new or copied list replaces the key's.
+    case published(Publication)
+  }
+
+  /// Adds `trigger` to the list of its key: in place when the list is idle and has room,
+  /// otherwise in a copy (or a new list) that replaces it.
+  mutating func add(_ trigger: Trigger) -> Added {
+    guard phase == .open else { return .refused }
+    let key = trigger.keyIndex
+    guard let old = lists[key] else {
+      let made = ObserverList.make(keyIndex: key, CollectionOfOne(trigger), capacity: 2)
+      return .published(replace(key: key, with: made))
     }
+    if !old.isInFlight, old.appendInPlace(trigger) { return .inPlace }
+    return .published(replace(key: key, with: old.copy(inserting: trigger)))
+  }
+
+  /// What ``remove(_:)`` did.
+  struct Removed {
+    /// The list that replaces the key's, if the trigger was not removed in place.
+    var publication: Publication?
+    /// The trigger, taken out of its slot in place (to release after unlocking).
+    var released: Trigger?
+    /// The lists deliveries still iterate with the trigger: its invalidation waits for them.
+    var held: [ObserverList] = []
+    /// Retired lists forgotten (strong references made while pruning, to release after
+    /// unlocking).
+    var pruned: [ObserverList] = []
+  }
+
+  /// Ends `trigger` and removes it from the list of its key: in place when the list is idle
+  /// (and not left half empty), otherwise by publishing a copy without it (or no list, for the
+  /// last trigger). Removing an ended trigger changes nothing, but still reports the lists it
+  /// is held in, so that every invalidation waits for the same deliveries.
+  mutating func remove(_ trigger: Trigger) -> Removed {
+    var removed = Removed()
+    let key = trigger.keyIndex
+    if trigger.isActive {
+      trigger.end()
+      if let old = lists[key], let slot = old.slot(of: trigger) {
+        if !old.isInFlight, old.live > 1, !old.needsCompactingAfterRemoval {
+          removed.released = old.removeInPlace(at: slot)
+        } else {
+          // The last trigger leaves no list (no copy to make of one).
+          let remaining = old.live > 1 ? old.copy(removing: trigger) : nil
+          removed.publication = replace(key: key, with: remaining)
+        }
+      }
+    }
+    removed.held = lists(holding: trigger)
+    removed.pruned = pruneRetired()
+    return removed
+  }
+
+  /// Makes `new` the list of key `key`. The old list is retired if a delivery iterates it.
+  private mutating func replace(key: Int, with new: ObserverList?) -> Publication {
+    let old = lists[key]
+    lists[key] = new
+    if let old, old.isInFlight { retired.append(RetiredList(list: old)) }
+    return Publication(key: key, list: new, old: old)
+  }
+
+  /// The retired lists that deliveries still iterate with `trigger` (strong references:
+  /// release them after unlocking). The current list never holds a removed trigger.
+  func lists(holding trigger: Trigger) -> [ObserverList] {
+    // No array is made unless a list is held (the usual case, on every invalidation).
+    var held: [ObserverList] = []
+    for retired in retired {
+      if let list = retired.list, list.isInFlight, list.contains(trigger) { held.append(list) }
+    }
+    return held
   }
 
   /// Forgets the retired lists no delivery iterates any more. Returns the strong references
@@ -44,19 +166,79 @@ struct RegistrarState {
     return loaded
   }
 
-  /// The current and retired lists with deliveries in flight that contain `trigger` (strong
-  /// references: release them after unlocking).
-  func heldLists(containing trigger: Trigger) -> [ObserverList] {
-    // No array is made unless a list is held (the usual case, on every invalidation).
-    var held: [ObserverList] = []
-    if let list = lists[trigger.keyIndex], list.isInFlight, list.contains(trigger) {
-      held.append(list)
-    }
-    for retired in retired {
-      if let list = retired.list, list.isInFlight, list.contains(trigger) { held.append(list) }
-    }
-    return held
+  /// The list a delivery that did not begin from the published slot enters (a manual
+  /// notification, a change's late did-phase): the key's current list, which holds every
+  /// active trigger of the key. The context enters its gate before unlocking.
+  func currentList(key: Int) -> ObserverList? {
+    lists[key]
   }
+
+  /// For a change delivered from `list`, which was replaced since its will-phase: the key's
+  /// current list if it holds triggers that take changes in flight (some may have been added
+  /// after the will-phase); `nil` otherwise. The context enters its gate before unlocking.
+  func lateList(key: Int, after list: ObserverList) -> ObserverList? {
+    guard let current = lists[key], current !== list, current.takesChangesInFlight else {
+      return nil
+    }
+    return current
+  }
+
+  /// Keeps a classic registration: it is notified from now on. `false` (keeping nothing) once
+  /// torn down.
+  mutating func keepClassic(_ registration: ClassicRegistration) -> Bool {
+    guard phase == .open else { return false }
+    classic.append(registration)
+    registration.move(to: .kept)
+    return true
+  }
+
+  /// Removes the most recent classic registration that `matches`: it is notified no more.
+  mutating func removeClassic(where matches: (ClassicRegistration) -> Bool)
+    -> ClassicRegistration?
+  {
+    guard let index = classic.lastIndex(where: matches) else { return nil }
+    let registration = classic.remove(at: index)
+    registration.move(to: .removed)
+    return registration
+  }
+
+  /// What ``tearDown()`` let go of.
+  struct TornDown {
+    /// Every key's list is replaced by none.
+    var publications: [Publication] = []
+    /// Path observations that start at the object, to invalidate after unlocking (which
+    /// detaches their links from the objects further along).
+    var rooted: [PathObservation] = []
+    /// Classic registrations, whose tokens are released after unlocking.
+    var classic: [ClassicRegistration] = []
+    var manualFrames: [ManualFrame] = []
+  }
+
+  /// The object is released: every trigger ends, every list is unpublished, and nothing is
+  /// added after. Tearing down twice does nothing more.
+  mutating func tearDown() -> TornDown {
+    var done = TornDown()
+    guard phase == .open else { return done }
+    phase = .tornDown
+    swap(&done.manualFrames, &manualFrames)
+    swap(&done.classic, &classic)
+    for registration in done.classic { registration.move(to: .removed) }
+    for key in lists.indices {
+      guard let list = lists[key] else { continue }
+      list.forEachTrigger { trigger in
+        guard trigger.isActive else { return }
+        trigger.end()
+        if let (observation, level, _) = trigger.path, level == 0 {
+          done.rooted.append(observation)
+        }
+      }
+      done.publications.append(replace(key: key, with: nil))
+    }
+    return done
+  }
+
+  /// How many triggers the lists hold, over all keys.
+  var triggerCount: Int { lists.reduce(0) { $0 + ($1?.live ?? 0) } }
 }
 
 /// A replaced list, weakly.

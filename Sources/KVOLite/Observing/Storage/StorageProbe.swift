@@ -15,7 +15,8 @@ import Synchronization
 /// Nothing is locked while the getter runs (it may be any computed property).
 ///
 /// Getters check a process-wide count of probes in progress: one relaxed load. Only when it is
-/// non-zero do they look at their thread's request.
+/// non-zero do they look at their thread's request, which the thread's record
+/// (``ThreadIdentity``) points to while the probe runs.
 @usableFromInline
 enum StorageProbe {
   /// How many threads are probing now.
@@ -54,13 +55,12 @@ enum StorageProbe {
   static func report<Root: KeyValueObservable>(
     _ storage: UnsafeRawPointer, of object: Root, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath
   ) {
-    let state = ThreadLocalState.current
-    guard let count = state.pointee.probe?.reports.count, let limit = state.pointee.probe?.limit,
-      count < limit
-    else { return }
+    guard let probe = ThreadIdentity.probe else { return }
+    let request = probe.assumingMemoryBound(to: Request.self)
+    guard request.pointee.reports.count < request.pointee.limit else { return }
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     // Appended in place: a copy of the request would copy every report so far.
-    state.pointee.probe!.reports.append(
+    request.pointee.reports.append(
       Report(
         base: base, offset: base.distance(to: storage), keyPath: keyPath,
         storageKeyPath: storageKeyPath, declaringType: Root.self))
@@ -72,17 +72,22 @@ enum StorageProbe {
     reading read: (AnyObject) -> Any, on object: AnyObject,
     limit: Int = Request.defaultLimit
   ) -> [Report] {
-    let state = ThreadLocalState.current
-    let saved = state.pointee.probe
-    state.pointee.probe = Request(limit: limit)
-    active.add(1, ordering: .relaxed)
-    let value = read(object)
-    active.subtract(1, ordering: .relaxed)
-    let found = state.pointee.probe?.reports ?? []
-    state.pointee.probe = saved
+    // The request lives on this thread's stack while the probe runs; the thread's record
+    // points to it (a probe inside the read, by a getter, saves and restores the pointer).
+    var request = Request(limit: limit)
+    let value = withUnsafeMutablePointer(to: &request) { request in
+      let saved = ThreadIdentity.probe
+      ThreadIdentity.probe = UnsafeMutableRawPointer(request)
+      active.add(1, ordering: .relaxed)
+      defer {
+        active.subtract(1, ordering: .relaxed)
+        ThreadIdentity.probe = saved
+      }
+      return read(object)
+    }
     // The value read may be the last reference to something; let it go after the probe.
     withExtendedLifetime(value) {}
-    return found
+    return request.reports
   }
 
   /// Reads `keyPath` of `object` with `read` and returns the offset of the ``Observed`` storage

@@ -9,14 +9,17 @@ import Synchronization
 /// delivery in list order is delivery in registration order.
 @usableFromInline
 class Trigger: Observation, @unchecked Sendable {
-  // @unchecked: immutable but for the atomic `active` flag.
+  // @unchecked: immutable but for the atomic registration state, which its registrar's
+  // transitions write.
   @usableFromInline final let order: UInt64
   /// A ``ValueTrigger`` of the key's own value type, which a set delivers to without boxing.
   @usableFromInline final let isTyped: Bool
   @usableFromInline final let wantsOld: Bool
   @usableFromInline final let wantsNew: Bool
   @usableFromInline final let wantsPrior: Bool
-  /// Cleared once, by a cancellation or by the end of the object it observes.
+  /// The registration's state in its registrar's machine: active, until ``RegistrarState``
+  /// ends it (a removal, or the end of the object), under the object's property lock. Read
+  /// without a lock by deliveries, before each call of the handler.
   @usableFromInline final let active = Atomic<Bool>(true)
   /// The registrar context whose lists hold this trigger (the trigger keeps it alive, not the
   /// object or the registrar), and the key there.
@@ -38,22 +41,18 @@ class Trigger: Observation, @unchecked Sendable {
     wantsNew = options.contains(.new)
     wantsPrior = options.contains(.prior)
     takesChangesInFlight = options.contains(.takesChangesInFlight)
-    // Counted before the trigger is added to a list: a change that stores after the addition
-    // (under the property lock the addition took) sees the count.
-    if takesChangesInFlight { triggersTakingChangesInFlight.add(1, ordering: .relaxed) }
-  }
-
-  deinit {
-    if takesChangesInFlight { triggersTakingChangesInFlight.subtract(1, ordering: .relaxed) }
   }
 
   @inlinable final var isActive: Bool { active.load(ordering: .acquiring) }
 
-  /// Takes the trigger out of its registrar if it is still active there. Returns the lists
-  /// that deliveries in flight still iterate with it (see ``waitForDeliveries(holding:)``).
+  /// Ends the registration: only ``RegistrarState``'s transitions call it.
+  final func end() { active.store(false, ordering: .releasing) }
+
+  /// Ends the trigger and takes it out of its registrar. Returns the lists that deliveries in
+  /// flight still iterate with it (see ``waitForDeliveries(holding:)``), also when it had
+  /// ended already, so that every invalidation waits for the same deliveries.
   final func detach() -> (context: RegistrarContext, lists: [ObserverList]) {
-    guard active.exchange(false, ordering: .acquiringAndReleasing) else { return (context, []) }
-    return (context, context.remove(self))
+    (context, context.remove(self))
   }
 
   /// For a link of a path observation: the observation, the link's level in its branch, and
@@ -67,10 +66,6 @@ class Trigger: Observation, @unchecked Sendable {
     isPrior: Bool
   ) {}
 }
-
-/// How many triggers that take changes in flight exist: while there are none, a change's
-/// did-phase does not look for any.
-let triggersTakingChangesInFlight = Atomic<Int>(0)
 
 /// A trigger that takes a change of a key whose value type is `Value` as it is, unboxed: a
 /// direct observation of the key, or the leaf link of a typed chain ending in the key.
