@@ -1,7 +1,7 @@
+import KVOLiteLocking
 import Testing
 
 @testable import KVOLite
-import KVOLiteLocking
 
 /// The transitions of a forwarded key path's state (``ForwardingState``), without threads: who
 /// moves the registration of the rest of the path, what each step registers and removes, and
