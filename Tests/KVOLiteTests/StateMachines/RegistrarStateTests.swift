@@ -34,7 +34,7 @@ struct RegistrarStateTests {
       case .idleFull, .busy, .tornDown:
         _ = state.add(other)
         _ = state.add(trigger)
-        #expect(list.map { $0.count == $0.capacity } == true)
+        #expect(list.map { $0.count == Int($0.header.slots) } == true)
       }
       if start == .busy { #expect(list!.gate.pointee.enter() == true) }
       if start == .tornDown { _ = state.tearDown() }

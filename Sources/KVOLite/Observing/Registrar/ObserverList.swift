@@ -42,6 +42,11 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
     /// `(wantsOld ? 2 : 0) + (wantsNew ? 1 : 0)` is set for each, so that a delivery builds only
     /// the change records someone needs (may keep bits, as above).
     @usableFromInline var recordKinds: UInt8
+    /// Slots the list was made with, the most it holds. The buffer may have more room (the
+    /// allocator rounds its size up, differently from one allocation to the next); it is left
+    /// unused, so that when a list is full does not depend on the allocator. (Fits in the
+    /// padding before the gate: the header is no larger.)
+    @usableFromInline var slots: UInt32 = 0
     /// The gate's word (an ``InFlightGate``); accessed only through ``ObserverList/gate``.
     @usableFromInline var gateStorage: UInt = 0
   }
@@ -60,10 +65,11 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   static func make<Triggers: Collection<Trigger>>(
     keyIndex: Int, _ triggers: Triggers, capacity: Int
   ) -> ObserverList {
-    let list = create(minimumCapacity: max(capacity, triggers.count, 2)) { _ in
+    let slots = max(capacity, triggers.count, 2)
+    let list = create(minimumCapacity: slots) { _ in
       Header(
         keyIndex: keyIndex, count: 0, live: 0, needsWillPhase: false, wantsOld: false,
-        recordKinds: 0)
+        recordKinds: 0, slots: UInt32(slots))
     }
     let made = unsafeDowncast(list, to: ObserverList.self)
     made.withUnsafeMutablePointers { header, entries in
@@ -157,7 +163,9 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   func appendInPlace(_ trigger: Trigger) -> Bool {
     withUnsafeMutablePointers { header, entries in
       let count = header.pointee.count
-      guard count < capacity, count == 0 || entries[count - 1].order <= trigger.order else {
+      guard count < Int(header.pointee.slots),
+        count == 0 || entries[count - 1].order <= trigger.order
+      else {
         return false
       }
       (entries + count).initialize(to: Entry(order: trigger.order, trigger: .passRetained(trigger)))
