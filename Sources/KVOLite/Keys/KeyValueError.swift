@@ -106,8 +106,8 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-  /// "an attribute", "a to-one relationship".
-  fileprivate var withArticle: String {
+  /// "an attribute", "a to-one relationship": a key's role as an error names it.
+  var withArticle: String {
     let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
     return (first.map { vowels.contains($0) } ?? false ? "an " : "a ") + self
   }

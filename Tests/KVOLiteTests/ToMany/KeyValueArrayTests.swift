@@ -204,6 +204,16 @@ struct KeyValueArrayTests {
   }
 }
 
+extension KeyValueArrayTests {
+  @Test("a proxy by name for an attribute is refused with an error that names what the key is")
+  func proxyByNameForAnAttribute() {
+    let error = #expect(throws: KeyValueError.self) {
+      try Order().mutableArrayValue(forKey: "note")
+    }
+    #expect(error?.description == #""note" expects an array, not an attribute"#)
+  }
+}
+
 extension Order {
   /// Not declared: a proxy for it must be refused.
   var undeclaredTags: [String] {
@@ -240,7 +250,7 @@ struct ErasedToManyTests {
     #expect(
       throws: KeyValueError.typeMismatch(
         path: "quantity", expected: "an array and a to-many change",
-        actual: "attribute")
+        actual: "an attribute")
     ) { try order.mutateToMany(.removal, forKeyPath: "quantity", at: [0]) }
     #expect(throws: KeyValueError.indexOutOfRange(index: 0, count: 0, path: "items")) {
       try order.mutateToMany(.removal, forKeyPath: "items", at: [0])

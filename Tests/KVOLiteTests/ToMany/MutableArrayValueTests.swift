@@ -94,7 +94,7 @@ struct MutableArrayValueTests {
       throws: KeyValueError.unknownKey(key: "tag", type: "Playlist", path: "", suggestion: "tags")
     ) { try playlist.mutableArrayValue(forKey: "tag") }
     #expect(
-      throws: KeyValueError.typeMismatch(path: "name", expected: "an array", actual: "attribute")
+      throws: KeyValueError.typeMismatch(path: "name", expected: "an array", actual: "an attribute")
     ) { try playlist.mutableArrayValue(forKey: "name") }
     #expect(throws: KeyValueError.nilIntermediate(path: "next.tags", key: "next")) {
       try playlist.mutableArrayValue(forKeyPath: "next.tags")
