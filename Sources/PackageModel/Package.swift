@@ -1,4 +1,5 @@
 import KVOLite
+import Observation
 
 /// A shipping package: who it goes to, who sends it, and what is in it.
 ///
@@ -6,7 +7,10 @@ import KVOLite
 /// thread. Mutate `contents` through `mutableArrayValue(for: \.contents)` (or the view model) to
 /// notify insertions and removals with their indexes. `summary` is derived from everything it
 /// shows and notifies whenever any of it changes.
-public final class Package: KeyValueObservable, @unchecked Sendable {
+///
+/// `Observable` too: Swift Observation (`withObservationTracking`, `Observations`, SwiftUI) sees
+/// every change of its properties, however it is made (a set, key-value coding, a proxy, undo).
+public final class Package: KeyValueObservable, Observable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The keys that cannot be found from the `@Observed` properties: the derived `summary` and

@@ -1,10 +1,14 @@
 import KVOLite
+import Observation
 
 /// A sender or recipient of a package.
 ///
 /// Thread safety: every stored property is ``/KVOLite/Observed``, so reads and writes are safe from any
 /// thread. `fullName` is derived from the first and last names.
-public final class Person: KeyValueObservable, @unchecked Sendable {
+///
+/// `Observable` too: Swift Observation (`withObservationTracking`, `Observations`, SwiftUI) sees
+/// every change of its properties, however it is made (a set, key-value coding, a proxy, undo).
+public final class Person: KeyValueObservable, Observable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The key that cannot be found from the `@Observed` properties: `fullName`, and what it is

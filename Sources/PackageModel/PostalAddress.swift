@@ -1,9 +1,13 @@
 import KVOLite
+import Observation
 
 /// A postal address: an observable reference model, so that a view can watch its street.
 ///
 /// Thread safety: every property is ``/KVOLite/Observed``, so reads and writes are safe from any thread.
-public final class PostalAddress: KeyValueObservable, @unchecked Sendable {
+///
+/// `Observable` too: Swift Observation (`withObservationTracking`, `Observations`, SwiftUI) sees
+/// every change of its properties, however it is made (a set, key-value coding, a proxy, undo).
+public final class PostalAddress: KeyValueObservable, Observable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The street and number, e.g. `1 Main St`.

@@ -4,6 +4,7 @@
 // the library's checks keep theirs). `--list` prints the names; `--expect NAME` the message.
 import Foundation
 import KVOLiteBridge
+import Observation
 import PackageModel
 
 /// A model with a plain property and a mistyped derived key.
@@ -23,6 +24,14 @@ final class Mistyped: KeyValueObservable {
   var total: Int { members }
 }
 
+/// A root class that is not `Observable`, and a subclass that adds it below: never tracked.
+class PlainRoot: KeyValueObservable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var name = ""
+}
+
+final class ObservableBelowRoot: PlainRoot, Observable {}
+
 /// Each misuse: what it does, and the message it must stop with.
 let misuses: [(name: String, message: String, commit: () -> Void)] = [
   (
@@ -36,6 +45,14 @@ let misuses: [(name: String, message: String, commit: () -> Void)] = [
     "KVOLite: Mistyped.observableKeys declares the derived key \"total\" affected by \"membrs\","
       + " but Mistyped has no key \"membrs\"; did you mean \"members\"?",
     { _ = try? Mistyped().value(forKey: "members") }
+  ),
+  (
+    "observable-below-root",
+    "KVOLite: ObservableBelowRoot conforms to Observable, but the class that adopts"
+      + " KeyValueObservable above it does not, so Swift Observation would never see its"
+      + " properties change. Declare the Observable conformance on the class that adopts"
+      + " KeyValueObservable.",
+    { _ = ObservableBelowRoot().name }
   ),
   (
     "negative-demand",

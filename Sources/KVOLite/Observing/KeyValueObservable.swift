@@ -96,6 +96,31 @@ public protocol KeyValueObservable: AnyObject {
   func removeObserver(
     _ observer: any KeyValueObserver, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?)
 
+  /// Whether Swift Observation tracks this class's ``Observed`` properties: `true` when the
+  /// class that adopts ``KeyValueObservable`` also conforms to `Observation.Observable`. Not to
+  /// be implemented: the defaults decide. (See <doc:DeclaringObservableModels>, "Observing with
+  /// Swift Observation".)
+  static var _tracksSwiftObservation: Bool { get }
+
+  /// Called by the getter of an ``Observed`` property after its read (`first` on the first read
+  /// of that property of `object`), to report it to Swift Observation; `Root` is always `Self`
+  /// (a requirement in `Self` could not be met by a class that is not final). Not to be
+  /// implemented or called: for a class that is not `Observable`, the default does nothing and
+  /// compiles to nothing; for one that is, it calls Swift's registrar's `access`.
+  static func _observedRead<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, storage: UnsafeRawPointer, first: Bool)
+
+  /// Called by the setter of an ``Observed`` property before the value is stored; as
+  /// `_observedRead`, calls Swift's registrar's `willSet` for an `Observable` class only.
+  static func _observedWillSet<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>)
+
+  /// Called by the setter of an ``Observed`` property after the value is stored and its
+  /// observers notified; as `_observedRead`, calls Swift's registrar's `didSet` for an
+  /// `Observable` class only.
+  static func _observedDidSet<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>)
+
   /// Removes the most recent registration of `observer` for `keyPath`, whatever its context;
   /// see the default implementation. Foundation's override point, as
   /// ``addObserver(_:forKeyPath:options:context:)-(_,_,_,_)`` is.

@@ -20,6 +20,11 @@ import KVOLiteLocking
 /// (see ``KeyValueObservable``); nothing else needs declaring. Key-value coding reads and writes
 /// it through its accessors (so that a subclass's override runs): the first get on each object
 /// hands the property's key path over for that, once, after unlocking.
+///
+/// In a class that is also `Observation.Observable` (declared where the class adopts
+/// ``KeyValueObservable``), every get is reported to Swift Observation (`access`) and every set
+/// too, `willSet` before the value is stored and `didSet` after, with no lock held; in any other
+/// class those calls compile to nothing.
 @propertyWrapper
 public struct Observed<Value> {
   /// The property's observation state (see ``StorageState``). First, so that the registrar
@@ -81,18 +86,25 @@ public struct Observed<Value> {
       }
       let value = storage.pointee.value
       lock.unlock()
-      if _slowPath(state & StorageState.accessorsHandedOver == 0) {
+      let first = state & StorageState.accessorsHandedOver == 0
+      if _slowPath(first) {
         AccessorKeyPaths.handOver(
           wrappedKeyPath, declaredBy: Root.self,
           offset: UnsafeRawPointer(base).distance(to: storage))
+        if !Root._tracksSwiftObservation { SwiftObservationBox.checkNotObservable(object) }
       }
+      // Swift Observation's read (nothing unless the class is `Observable`).
+      Root._observedRead(object, wrappedKeyPath, storage: storage, first: first)
       return value
     }
     @inline(__always) set {
+      // Swift Observation's will and did (nothing unless the class is `Observable`).
+      Root._observedWillSet(object, wrappedKeyPath)
       let owner = Unmanaged.passUnretained(object)
       let lock = PropertyLock(for: owner.toOpaque())
       lock.lock()
       store(newValue, owner, address(of: storageKeyPath, in: object), lock)
+      Root._observedDidSet(object, wrappedKeyPath)
     }
   }
 

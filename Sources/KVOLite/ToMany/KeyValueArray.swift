@@ -133,6 +133,18 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
 
   @inlinable
   func mutate(_ makeMutation: ([Element]) -> ToManyMutation<Element>) throws(KeyValueError) {
+    // Swift Observation hears of the mutation as of a set of the property (only when the class
+    // is `Observable`: otherwise this folds away). A mutation that throws changed nothing, but
+    // its will-time was announced already; its did-time closes the transaction.
+    guard Root._tracksSwiftObservation else {
+      return try ToManyMutation.apply(
+        to: object, registrar: object.observationRegistrar, key: index, storage: storage,
+        path: name, makeMutation)
+    }
+    let offset = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).distance(
+      to: storage)
+    SwiftObservationBox.storageChange(of: object, offset: offset, will: true)
+    defer { SwiftObservationBox.storageChange(of: object, offset: offset, will: false) }
     try ToManyMutation.apply(
       to: object, registrar: object.observationRegistrar, key: index, storage: storage, path: name,
       makeMutation)

@@ -93,6 +93,12 @@ extension KeyStep {
     guard let offset else { throw .notObservable(key: entry.name, type: table.typeName) }
     // `object` is held for the whole call, so its storage stays where it is.
     let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+    // Swift Observation hears of it as of a set of the property, as with ``KeyValueArray``.
+    guard let observable = object as? any KeyValueObservable,
+      type(of: observable)._tracksSwiftObservation
+    else { return try mutate(object, observedKey, storage, path, kind, indexes, elements) }
+    SwiftObservationBox.storageChange(of: observable, offset: offset, will: true)
+    defer { SwiftObservationBox.storageChange(of: observable, offset: offset, will: false) }
     try mutate(object, observedKey, storage, path, kind, indexes, elements)
   }
 }

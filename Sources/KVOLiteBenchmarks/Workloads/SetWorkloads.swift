@@ -1,6 +1,7 @@
 import KVOLiteBridge
 
-/// Workloads A, A', B and B2: the cost of a set, with and without observers.
+/// Workloads A, A', B and B2: the cost of a set, with and without observers ("KVOLite
+/// Observable": the same model, also `Observable`, which nothing tracks).
 enum SetWorkloads {
   /// A: set a property with `observers` observers asking for `.new`. A' reports the same per
   /// callback.
@@ -29,6 +30,17 @@ enum SetWorkloads {
         },
         Contender(name: "KVOLite") {
           let model = opaque(KVOLiteModel())
+          let tokens = (0..<observers).map { _ in
+            model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!)
+            }
+          }
+          return Case(effectPerOperation: effect) { n in
+            for i in 0..<n { model.value = Pool.value(i) }
+            withExtendedLifetime(tokens) {}
+          }
+        },
+        Contender(name: "KVOLite Observable") {
+          let model = opaque(KVOLiteObservableModel())
           let tokens = (0..<observers).map { _ in
             model.observe(\.value, options: [.new]) { _, change in Effect.consume(change.newValue!)
             }
@@ -112,6 +124,20 @@ enum SetWorkloads {
         },
         Contender(name: "KVOLite") {
           let (model, others) = fixture(KVOLiteModel.init) { model in
+            [
+              model.observe(siblingObservers ? \.other : \.value, options: [.new]) { _, change in
+                Effect.consume(change.newValue!)
+              }, model,
+            ]
+          }
+          let target = opaque(model)
+          return Case(effectPerOperation: 0) { n in
+            for i in 0..<n { target.value = Pool.value(i) }
+            withExtendedLifetime(others) {}
+          }
+        },
+        Contender(name: "KVOLite Observable") {
+          let (model, others) = fixture(KVOLiteObservableModel.init) { model in
             [
               model.observe(siblingObservers ? \.other : \.value, options: [.new]) { _, change in
                 Effect.consume(change.newValue!)

@@ -13,6 +13,6 @@ enum StressScenarios {
       + DeclarationScenarios.all
       + KeyValueCodingScenarios.all + ClassicObserverScenarios.all + ForwardedPathScenarios.all
       + ManualNotificationScenarios.all + SeveralKeyPathsScenarios.all
-      + AsyncValuesScenarios.all + ObservableBoxScenarios.all
+      + AsyncValuesScenarios.all + ObservableBoxScenarios.all + SwiftObservationScenarios.all
   }
 }

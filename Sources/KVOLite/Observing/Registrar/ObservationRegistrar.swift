@@ -18,7 +18,9 @@ import Synchronization
 /// - Name: Swift's Observation module has a type of the same name. In a file that imports both
 ///   modules, the unqualified name means this type (KVOLite shadows Observation's, silently);
 ///   write `Observation.ObservationRegistrar` for Swift's. `@Observable` is unaffected: its
-///   expansion names Swift's type in full.
+///   expansion names Swift's type in full. A class that is both ``KeyValueObservable`` and
+///   `Observable` declares only this registrar: Swift's is made on the first tracked read and
+///   kept in this one's context (see ``Observed``).
 public final class ObservationRegistrar: @unchecked Sendable {
   // @unchecked: the only state is the atomic pointer to an immutable-once, thread-safe context.
 

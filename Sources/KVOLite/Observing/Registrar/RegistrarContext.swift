@@ -1,4 +1,5 @@
 import KVOLiteLocking
+import Synchronization
 
 /// The storage of a registrar's state machine (``RegistrarState``): the shape of Swift
 /// Observation's registrar context.
@@ -32,6 +33,9 @@ final class RegistrarContext: @unchecked Sendable {
   @usableFromInline let keyCount: Int
   /// The keys of the object's class.
   @usableFromInline let table: KeyTable
+  /// Swift Observation's registrar of the object, made on the first tracked read of an object
+  /// whose class is `Observable` (see ``SwiftObservationBox``); one word otherwise.
+  private let swiftBox = AtomicLazyReference<SwiftObservationBox>()
 
   /// A context for the object at `objectAddress`, whose class's keys are `table`.
   init(objectAddress: UnsafeRawPointer, table: KeyTable) {
@@ -47,6 +51,14 @@ final class RegistrarContext: @unchecked Sendable {
   deinit {
     published.deallocate()
   }
+
+  /// The object's ``SwiftObservationBox``, made on first use.
+  func swiftObservationBox() -> SwiftObservationBox {
+    swiftBox.load() ?? swiftBox.storeIfNil(SwiftObservationBox())
+  }
+
+  /// The object's ``SwiftObservationBox``, if a read of it was ever tracked.
+  var existingSwiftObservationBox: SwiftObservationBox? { swiftBox.load() }
 
   /// Runs `body` (a transition) on the state with the property lock held.
   private func transition<Result>(_ body: (inout RegistrarState) -> Result) -> Result {

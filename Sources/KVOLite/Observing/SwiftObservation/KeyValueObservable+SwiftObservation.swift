@@ -1,0 +1,74 @@
+import Observation
+
+// The tracking hooks of ``Observed``'s accessors. The witness is chosen where the class adopts
+// ``KeyValueObservable``: `Root` is then `Self` (the getter calls `Root._observedRead`, so the
+// casts below are exact). The first extension's if it is not `Observable` (nothing, inlined
+// away, so such a class pays nothing), the second's if it is (Swift's registrar). A subclass
+// that adds `Observable` keeps its superclass's witnesses: ``Observed``'s first read of each
+// property stops it with a message (see ``SwiftObservationBox/checkNotObservable(_:)``).
+
+extension KeyValueObservable {
+  /// `false`: the class is not `Observable` (or adopted it below its ``KeyValueObservable``
+  /// root, which does not count).
+  @inlinable
+  public static var _tracksSwiftObservation: Bool { false }
+
+  /// Does nothing: Swift Observation does not track this class.
+  @inlinable @inline(__always)
+  public static func _observedRead<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, storage: UnsafeRawPointer, first: Bool
+  ) {}
+
+  /// Does nothing: Swift Observation does not track this class.
+  @inlinable @inline(__always)
+  public static func _observedWillSet<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>
+  ) {}
+
+  /// Does nothing: Swift Observation does not track this class.
+  @inlinable @inline(__always)
+  public static func _observedDidSet<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>
+  ) {}
+}
+
+extension KeyValueObservable where Self: Observable {
+  /// `true`: the class that adopts ``KeyValueObservable`` is `Observable`.
+  @inlinable
+  public static var _tracksSwiftObservation: Bool { true }
+
+  /// Reports the read to the object's Swift registrar (`access`), which a
+  /// `withObservationTracking` running on this thread records. Thread-safe.
+  @inlinable @inline(__always)
+  public static func _observedRead<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, storage: UnsafeRawPointer, first: Bool
+  ) {
+    SwiftObservationBox.read(
+      unsafeDowncast(object, to: Self.self),
+      unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self),
+      storage: storage, first: first)
+  }
+
+  /// Reports the coming change to the object's Swift registrar (`willSet`, which runs the
+  /// `onChange` handlers of the tracking that read the property), before the value is stored
+  /// and with no lock held.
+  @inlinable @inline(__always)
+  public static func _observedWillSet<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>
+  ) {
+    SwiftObservationBox.willSet(
+      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self)
+    )
+  }
+
+  /// Reports the change to the object's Swift registrar (`didSet`), after the value is stored
+  /// and KVOLite's observers notified, with no lock held.
+  @inlinable @inline(__always)
+  public static func _observedDidSet<Root: KeyValueObservable, Member>(
+    _ object: Root, _ keyPath: KeyPath<Root, Member>
+  ) {
+    SwiftObservationBox.didSet(
+      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self)
+    )
+  }
+}
