@@ -20,11 +20,16 @@ struct ElementMembership {
   /// Whether the relationship was there (not cut by a `nil` relationship before it).
   private(set) var isPresent = false
   private(set) var count = 0
-  private(set) var members: [Member] = []
-  /// The observation of the followed key of each distinct element, by identity; the element
-  /// weakly, so that an element released meanwhile is never taken for a new one at its address.
+  /// The element at each place, by identity: one entry per place (8 bytes, so that an insert
+  /// in the middle moves no more than the relationship's own array does). The values are kept
+  /// per distinct element, in `watched`.
+  private(set) var ids: [ObjectIdentifier] = []
+  /// The observation of the followed key of each distinct element, by identity, with its value
+  /// and its number of places; the element weakly, so that an element released meanwhile is
+  /// never taken for a new one at its address.
   private var watched: [ObjectIdentifier: Watched] = [:]
 
+  /// An element at a place, with the followed key's value it had then.
   struct Member {
     let id: ObjectIdentifier
     var value: Any?
@@ -33,6 +38,9 @@ struct ElementMembership {
   private struct Watched {
     weak var object: AnyObject?
     let token: ObservationToken?
+    var value: Any?
+    /// The places the element has.
+    var places = 0
   }
 
   /// A distinct element newly watched: its observation (`nil` if its key cannot be observed)
@@ -53,14 +61,21 @@ struct ElementMembership {
     countPath = rest == nil ? try table.keyValuePath(relationship + ".@count") : nil
   }
 
-  var values: [Any?] { members.map(\.value) }
+  /// The value at every place: O(count).
+  var values: [Any?] { ids.map { watched[$0]?.value ?? nil } }
 
-  /// The distinct elements of `snapshot` not watched yet: new ones, and ones at the address of
+  /// The members at every place, with their values: O(count).
+  var members: [Member] { ids.map { Member(id: $0, value: watched[$0]?.value ?? nil) } }
+
+  /// The value of the element at `place`.
+  func value(at place: Int) -> Any? { watched[ids[place]]?.value ?? nil }
+
+  /// The distinct elements of `objects` not watched yet: new ones, and ones at the address of
   /// a released element.
-  func unwatched(in snapshot: ElementSnapshot) -> [any KeyValueObservable] {
+  func unwatched(in objects: [any KeyValueObservable]) -> [any KeyValueObservable] {
     guard rest != nil else { return [] }
     var seen = Set<ObjectIdentifier>()
-    return snapshot.objects.filter { object in
+    return objects.filter { object in
       let id = ObjectIdentifier(object)
       return seen.insert(id).inserted && watched[id]?.object !== object
     }
@@ -69,7 +84,7 @@ struct ElementMembership {
   /// Takes `snapshot` as the relationship's elements now, with the elements newly watched.
   /// Returns the members before, the observations to end (elements that left), and whether
   /// an element now has the identity of a released one (then identities before and after
-  /// cannot be compared).
+  /// cannot be compared). O(count).
   mutating func take(_ snapshot: ElementSnapshot, fresh: [Fresh]) -> (
     old: [Member], ended: [ObservationToken], reusesIdentity: Bool
   ) {
@@ -79,26 +94,98 @@ struct ElementMembership {
     guard rest != nil else { return (old, [], false) }
     var ended: [ObservationToken] = []
     var reusesIdentity = false
-    var values: [ObjectIdentifier: Any?] = [:]
-    for member in old where values[member.id] == nil { values[member.id] = .some(member.value) }
     for element in fresh {
       let id = ObjectIdentifier(element.object)
       if let replaced = watched[id] {
         reusesIdentity = true
         if let token = replaced.token { ended.append(token) }
       }
-      watched[id] = Watched(object: element.object, token: element.token)
-      values[id] = .some(element.value)
+      watched[id] = Watched(object: element.object, token: element.token, value: element.value)
     }
-    members = snapshot.objects.map { object in
-      let id = ObjectIdentifier(object)
-      return Member(id: id, value: values[id] ?? nil)
+    ids = snapshot.objects.map { ObjectIdentifier($0) }
+    var places: [ObjectIdentifier: Int] = [:]
+    for id in ids { places[id, default: 0] += 1 }
+    var kept: [ObjectIdentifier: Watched] = [:]
+    for (id, var element) in watched {
+      if let count = places[id] {
+        element.places = count
+        kept[id] = element
+      } else if let token = element.token {
+        ended.append(token)
+      }
     }
-    let present = Set(members.map(\.id))
-    for id in Array(watched.keys) where !present.contains(id) {
-      if let token = watched.removeValue(forKey: id)?.token { ended.append(token) }
-    }
+    watched = kept
     return (old, ended, reusesIdentity)
+  }
+
+  /// Whether a change of `kind` at `indexes` (ascending; for an insertion, places in the
+  /// result) putting `inserted` in place fits the members now.
+  func fits(_ kind: KeyValueChangeKind, at indexes: IndexSet, inserted: Int) -> Bool {
+    switch kind {
+    case .setting: return false
+    case .insertion:
+      return inserted == indexes.count
+        && indexes.enumerated().allSatisfy { $1 <= ids.count + $0 }
+    case .removal: return (indexes.last ?? 0) < ids.count
+    case .replacement: return inserted == indexes.count && (indexes.last ?? 0) < ids.count
+    }
+  }
+
+  /// Applies a change of `kind` at `indexes` that put `inserted` in place (its new elements
+  /// among them in `fresh`), in O(changed elements) but for moving the places after the
+  /// first index. Returns the values at `indexes` before (removal, replacement) and after
+  /// (insertion, replacement), and the observations to end (elements that left); `nil`, with
+  /// nothing changed, if the change does not fit (see ``fits(_:at:inserted:)``) or an element
+  /// has the identity of a released one.
+  mutating func apply(
+    _ kind: KeyValueChangeKind, at indexes: IndexSet, inserted: [ObjectIdentifier],
+    fresh: [Fresh]
+  ) -> (old: [Any?], new: [Any?], ended: [ObservationToken])? {
+    guard rest != nil, fits(kind, at: indexes, inserted: inserted.count),
+      fresh.allSatisfy({ watched[ObjectIdentifier($0.object)] == nil })
+    else { return nil }
+    for element in fresh {
+      watched[ObjectIdentifier(element.object)] = Watched(
+        object: element.object, token: element.token, value: element.value)
+    }
+    var ended: [ObservationToken] = []
+    var old: [Any?] = []
+    var new: [Any?] = []
+    switch kind {
+    case .insertion:
+      for (index, id) in zip(indexes, inserted) {
+        ids.insert(id, at: index)
+        watched[id]?.places += 1
+        new.append(watched[id]?.value ?? nil)
+      }
+      count += inserted.count
+    case .removal:
+      old = indexes.map { value(at: $0) }
+      for index in indexes.reversed() { leave(ids.remove(at: index), &ended) }
+      count -= indexes.count
+    case .replacement:
+      for (index, id) in zip(indexes, inserted) {
+        old.append(value(at: index))
+        watched[id]?.places += 1
+        leave(ids[index], &ended)
+        ids[index] = id
+        new.append(watched[id]?.value ?? nil)
+      }
+    case .setting:
+      return nil
+    }
+    return (old, new, ended)
+  }
+
+  /// Element `id` lost a place: its observation ends with its last one.
+  private mutating func leave(_ id: ObjectIdentifier, _ ended: inout [ObservationToken]) {
+    guard let element = watched[id] else { return }
+    if element.places > 1 {
+      watched[id]!.places -= 1
+    } else {
+      watched.removeValue(forKey: id)
+      if let token = element.token { ended.append(token) }
+    }
   }
 
   /// The element watched as `id`, if it is a member and alive.
@@ -108,7 +195,9 @@ struct ElementMembership {
 
   /// The places of element `id`, in ascending order.
   func places(of id: ObjectIdentifier) -> [Int] {
-    members.indices.filter { members[$0].id == id }
+    guard let element = watched[id] else { return [] }
+    if element.places == 1, let place = ids.firstIndex(of: id) { return [place] }
+    return ids.indices.filter { ids[$0] == id }
   }
 
   /// Gives element `id` its new value at every place it has; returns the places and the
@@ -117,16 +206,17 @@ struct ElementMembership {
     places: [Int], old: [Any?]
   ) {
     let places = places(of: id)
-    let old = places.map { members[$0].value }
-    for place in places { members[place].value = value }
-    return (places, old)
+    guard !places.isEmpty else { return ([], []) }
+    let before = watched[id]?.value ?? nil
+    watched[id]?.value = value
+    return (places, Array(repeating: before, count: places.count))
   }
 
   /// Forgets every element; returns their observations, to end after unlocking.
   mutating func endAll() -> [ObservationToken] {
     defer {
       watched = [:]
-      members = []
+      ids = []
     }
     return watched.values.compactMap(\.token)
   }
@@ -144,10 +234,12 @@ struct ElementSnapshot {
 enum FollowedChange {
   /// A change of followed relationship `membership`: its kind, indexes, and the identities of
   /// the elements it inserted or put in place; after the change, the relationship as the
-  /// changing thread read it (`nil` in a prior notification).
+  /// changing thread read it (`nil` in a prior notification, and for a change taken as it was
+  /// made, see ``ChangeWindows``: then `objects` holds the elements it inserted or put in
+  /// place).
   case relationship(
     membership: Int, kind: KeyValueChangeKind, indexes: IndexSet?, inserted: [ObjectIdentifier],
-    isPrior: Bool, snapshot: ElementSnapshot?)
+    isPrior: Bool, snapshot: ElementSnapshot?, objects: [any KeyValueObservable] = [])
   /// A change of the followed key of an element of relationship `membership`.
   case element(membership: Int, id: ObjectIdentifier, isPrior: Bool)
   /// A change of anything else the value depends on (the relationships among them), with each
