@@ -20,10 +20,10 @@ struct ElementMembership {
   /// Whether the relationship was there (not cut by a `nil` relationship before it).
   private(set) var isPresent = false
   private(set) var count = 0
-  /// The element at each place, by identity: one entry per place (8 bytes, so that an insert
-  /// in the middle moves no more than the relationship's own array does). The values are kept
-  /// per distinct element, in `watched`.
-  private(set) var ids: [ObjectIdentifier] = []
+  /// The element at each place: one reference per place (8 bytes, so that an insert in the
+  /// middle moves no more than the relationship's own array does), to its entry in `watched`,
+  /// which keeps its value.
+  private var placed: [Watched] = []
   /// The observation of the followed key of each distinct element, by identity, with its value
   /// and its number of places; the element weakly, so that an element released meanwhile is
   /// never taken for a new one at its address.
@@ -35,12 +35,22 @@ struct ElementMembership {
     var value: Any?
   }
 
-  private struct Watched {
+  /// A distinct element watched. A reference, shared by the copies of the membership: only
+  /// the thread taking changes changes it, under the observation's lock.
+  private final class Watched {
+    let id: ObjectIdentifier
     weak var object: AnyObject?
     let token: ObservationToken?
     var value: Any?
     /// The places the element has.
     var places = 0
+
+    init(_ object: AnyObject, token: ObservationToken?, value: Any?) {
+      id = ObjectIdentifier(object)
+      self.object = object
+      self.token = token
+      self.value = value
+    }
   }
 
   /// A distinct element newly watched: its observation (`nil` if its key cannot be observed)
@@ -62,13 +72,13 @@ struct ElementMembership {
   }
 
   /// The value at every place: O(count).
-  var values: [Any?] { ids.map { watched[$0]?.value ?? nil } }
+  var values: [Any?] { placed.map(\.value) }
 
   /// The members at every place, with their values: O(count).
-  var members: [Member] { ids.map { Member(id: $0, value: watched[$0]?.value ?? nil) } }
+  var members: [Member] { placed.map { Member(id: $0.id, value: $0.value) } }
 
   /// The value of the element at `place`.
-  func value(at place: Int) -> Any? { watched[ids[place]]?.value ?? nil }
+  func value(at place: Int) -> Any? { placed[place].value }
 
   /// The distinct elements of `objects` not watched yet: new ones, and ones at the address of
   /// a released element.
@@ -100,21 +110,15 @@ struct ElementMembership {
         reusesIdentity = true
         if let token = replaced.token { ended.append(token) }
       }
-      watched[id] = Watched(object: element.object, token: element.token, value: element.value)
+      watched[id] = Watched(element.object, token: element.token, value: element.value)
     }
-    ids = snapshot.objects.map { ObjectIdentifier($0) }
-    var places: [ObjectIdentifier: Int] = [:]
-    for id in ids { places[id, default: 0] += 1 }
-    var kept: [ObjectIdentifier: Watched] = [:]
-    for (id, var element) in watched {
-      if let count = places[id] {
-        element.places = count
-        kept[id] = element
-      } else if let token = element.token {
-        ended.append(token)
-      }
+    for element in watched.values { element.places = 0 }
+    placed = snapshot.objects.map { watched[ObjectIdentifier($0)]! }
+    for element in placed { element.places += 1 }
+    for element in watched.values where element.places == 0 {
+      watched.removeValue(forKey: element.id)
+      if let token = element.token { ended.append(token) }
     }
-    watched = kept
     return (old, ended, reusesIdentity)
   }
 
@@ -125,9 +129,9 @@ struct ElementMembership {
     case .setting: return false
     case .insertion:
       return inserted == indexes.count
-        && indexes.enumerated().allSatisfy { $1 <= ids.count + $0 }
-    case .removal: return (indexes.last ?? 0) < ids.count
-    case .replacement: return inserted == indexes.count && (indexes.last ?? 0) < ids.count
+        && indexes.enumerated().allSatisfy { $1 <= placed.count + $0 }
+    case .removal: return (indexes.last ?? 0) < placed.count
+    case .replacement: return inserted == indexes.count && (indexes.last ?? 0) < placed.count
     }
   }
 
@@ -146,30 +150,34 @@ struct ElementMembership {
     else { return nil }
     for element in fresh {
       watched[ObjectIdentifier(element.object)] = Watched(
-        object: element.object, token: element.token, value: element.value)
+        element.object, token: element.token, value: element.value)
     }
+    // Every element put in place is watched now (the fresh ones just above).
+    guard inserted.allSatisfy({ watched[$0] != nil }) else { return nil }
     var ended: [ObservationToken] = []
     var old: [Any?] = []
     var new: [Any?] = []
     switch kind {
     case .insertion:
       for (index, id) in zip(indexes, inserted) {
-        ids.insert(id, at: index)
-        watched[id]?.places += 1
-        new.append(watched[id]?.value ?? nil)
+        let element = watched[id]!
+        placed.insert(element, at: index)
+        element.places += 1
+        new.append(element.value)
       }
       count += inserted.count
     case .removal:
       old = indexes.map { value(at: $0) }
-      for index in indexes.reversed() { leave(ids.remove(at: index), &ended) }
+      for index in indexes.reversed() { leave(placed.remove(at: index), &ended) }
       count -= indexes.count
     case .replacement:
       for (index, id) in zip(indexes, inserted) {
-        old.append(value(at: index))
-        watched[id]?.places += 1
-        leave(ids[index], &ended)
-        ids[index] = id
-        new.append(watched[id]?.value ?? nil)
+        let element = watched[id]!
+        old.append(placed[index].value)
+        element.places += 1
+        leave(placed[index], &ended)
+        placed[index] = element
+        new.append(element.value)
       }
     case .setting:
       return nil
@@ -178,14 +186,11 @@ struct ElementMembership {
   }
 
   /// Element `id` lost a place: its observation ends with its last one.
-  private mutating func leave(_ id: ObjectIdentifier, _ ended: inout [ObservationToken]) {
-    guard let element = watched[id] else { return }
-    if element.places > 1 {
-      watched[id]!.places -= 1
-    } else {
-      watched.removeValue(forKey: id)
-      if let token = element.token { ended.append(token) }
-    }
+  private mutating func leave(_ element: Watched, _ ended: inout [ObservationToken]) {
+    element.places -= 1
+    guard element.places == 0 else { return }
+    watched.removeValue(forKey: element.id)
+    if let token = element.token { ended.append(token) }
   }
 
   /// The element watched as `id`, if it is a member and alive.
@@ -196,8 +201,10 @@ struct ElementMembership {
   /// The places of element `id`, in ascending order.
   func places(of id: ObjectIdentifier) -> [Int] {
     guard let element = watched[id] else { return [] }
-    if element.places == 1, let place = ids.firstIndex(of: id) { return [place] }
-    return ids.indices.filter { ids[$0] == id }
+    if element.places == 1, let place = placed.firstIndex(where: { $0 === element }) {
+      return [place]
+    }
+    return placed.indices.filter { placed[$0] === element }
   }
 
   /// Gives element `id` its new value at every place it has; returns the places and the
@@ -216,7 +223,7 @@ struct ElementMembership {
   mutating func endAll() -> [ObservationToken] {
     defer {
       watched = [:]
-      ids = []
+      placed = []
     }
     return watched.values.compactMap(\.token)
   }
