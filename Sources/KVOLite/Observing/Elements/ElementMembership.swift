@@ -28,6 +28,8 @@ struct ElementMembership {
   /// and its number of places; the element weakly, so that an element released meanwhile is
   /// never taken for a new one at its address.
   private var watched: [ObjectIdentifier: Watched] = [:]
+  /// Counts the relationship's readings taken, to mark the elements found in place.
+  private var readings = 0
 
   /// An element at a place, with the followed key's value it had then.
   struct Member {
@@ -44,6 +46,8 @@ struct ElementMembership {
     var value: Any?
     /// The places the element has.
     var places = 0
+    /// The last ``ElementMembership/take(_:fresh:keepingOld:)`` that found it in place.
+    var mark = 0
 
     init(_ object: AnyObject, token: ObservationToken?, value: Any?) {
       id = ObjectIdentifier(object)
@@ -92,13 +96,13 @@ struct ElementMembership {
   }
 
   /// Takes `snapshot` as the relationship's elements now, with the elements newly watched.
-  /// Returns the members before, the observations to end (elements that left), and whether
-  /// an element now has the identity of a released one (then identities before and after
-  /// cannot be compared). O(count).
-  mutating func take(_ snapshot: ElementSnapshot, fresh: [Fresh]) -> (
+  /// Returns the members before (if `keepingOld`, else none), the observations to end
+  /// (elements that left), and whether an element now has the identity of a released one (then
+  /// identities before and after cannot be compared). O(count).
+  mutating func take(_ snapshot: ElementSnapshot, fresh: [Fresh], keepingOld: Bool = true) -> (
     old: [Member], ended: [ObservationToken], reusesIdentity: Bool
   ) {
-    let old = members
+    let old = keepingOld ? members : []
     isPresent = snapshot.isPresent
     count = snapshot.count
     guard rest != nil else { return (old, [], false) }
@@ -112,10 +116,18 @@ struct ElementMembership {
       }
       watched[id] = Watched(element.object, token: element.token, value: element.value)
     }
-    for element in watched.values { element.places = 0 }
-    placed = snapshot.objects.map { watched[ObjectIdentifier($0)]! }
-    for element in placed { element.places += 1 }
-    for element in watched.values where element.places == 0 {
+    readings += 1
+    let reading = readings
+    placed = snapshot.objects.map { object in
+      let element = watched[ObjectIdentifier(object)]!
+      if element.mark != reading {
+        element.mark = reading
+        element.places = 0
+      }
+      element.places += 1
+      return element
+    }
+    for element in watched.values where element.mark != reading {
       watched.removeValue(forKey: element.id)
       if let token = element.token { ended.append(token) }
     }

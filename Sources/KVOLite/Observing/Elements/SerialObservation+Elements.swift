@@ -106,9 +106,9 @@ extension SerialObservation {
 
   /// Takes `snapshot` as relationship `membership`'s elements, on the thread taking changes:
   /// watches the new elements (then reads their values) and ends the observations of those
-  /// that left. Returns the members before and after, and whether their identities can be
-  /// compared (see ``ElementMembership/take(_:fresh:)``); `nil` once the observation ended.
-  func update(_ membership: Int, to snapshot: ElementSnapshot) -> (
+  /// that left. Returns the members before and after (none unless `wantsMembers`), and whether
+  /// their identities can be compared (see ``ElementMembership/take(_:fresh:keepingOld:)``); `nil` once the observation ended.
+  func update(_ membership: Int, to snapshot: ElementSnapshot, wantsMembers: Bool = true) -> (
     old: [ElementMembership.Member], new: [ElementMembership.Member], comparable: Bool
   )? {
     let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot.objects) }
@@ -124,8 +124,10 @@ extension SerialObservation {
     )
     let taken = lock.withLock { () -> (Members, [ObservationToken])? in
       guard !isEnded else { return nil }
-      let (old, ended, reusesIdentity) = memberships[membership].take(snapshot, fresh: fresh)
-      return ((old, memberships[membership].members, !reusesIdentity), ended)
+      let (old, ended, reusesIdentity) = memberships[membership].take(
+        snapshot, fresh: fresh, keepingOld: wantsMembers)
+      let new = wantsMembers ? memberships[membership].members : []
+      return ((old, new, !reusesIdentity), ended)
     }
     // The fresh observations end with `fresh` if the observation ended.
     guard let (members, ended) = taken else { return nil }
