@@ -169,6 +169,44 @@ struct IndexedAccessorTests {
     _ = (token, loadToken, elementToken)
   }
 
+  @Test(
+    "observing a key of every element, a mutation reads the elements it changes, not the relationship"
+  )
+  func elementObservationReadsTheChangeOnly() throws {
+    /// The `element` accessor's calls for an insertion, a replacement and a removal in the
+    /// middle of 1,000 parcels, with `path` observed, and what the observer heard.
+    func reads(observing path: String) throws -> (reads: Int, heard: [String]) {
+      let van = Van()
+      van.storage = (0..<1_000).map { Parcel(Double($0)) }
+      let heard = Log<String>()
+      let token = try van.observe(path, options: [.old, .new]) { change in
+        let indexes = change.indexes.map { Array($0) } ?? []
+        func text(_ value: Any??) -> String {
+          guard let values = (value ?? nil) as? [Any] else { return "-" }
+          return values.map { ($0 as? Parcel)?.weight ?? ($0 as? Double) ?? .nan }
+            .map { "\($0)" }
+            .joined(separator: ",")
+        }
+        heard.append("\(change.kind) \(indexes) \(text(change.oldValue)) \(text(change.newValue))")
+      }
+      // The first change after the registration reads the relationship (see ChangeWindows).
+      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [0], elements: [Parcel(-1)])
+      van.elementReads = 0
+      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [500], elements: [Parcel(-2)])
+      try van.mutateToMany(.replacement, forKeyPath: "parcels", at: [400], elements: [Parcel(-3)])
+      try van.mutateToMany(.removal, forKeyPath: "parcels", at: [600])
+      withExtendedLifetime(token) {}
+      return (van.elementReads, Array(heard.all.dropFirst()))
+    }
+    let relationship = try reads(observing: "parcels")
+    let elements = try reads(observing: "parcels.weight")
+    #expect(elements.reads == relationship.reads)
+    #expect(
+      elements.heard == [
+        "insertion [500] - -2.0", "replacement [400] 399.0 -3.0", "removal [600] 598.0 -",
+      ])
+  }
+
   @Test("a bad mutation throws before any accessor runs, and notifies nobody")
   func badMutations() throws {
     let van = Van()

@@ -157,7 +157,7 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
     case .other(let prior, let snapshots):
       isPrior = prior
       for (membership, snapshot) in (snapshots ?? []).enumerated() {
-        guard update(membership, to: snapshot) != nil else { return }
+        guard update(membership, to: snapshot, wantsMembers: false) != nil else { return }
       }
     }
     if isPrior {

@@ -20,19 +20,41 @@ struct ElementMembership {
   /// Whether the relationship was there (not cut by a `nil` relationship before it).
   private(set) var isPresent = false
   private(set) var count = 0
-  private(set) var members: [Member] = []
-  /// The observation of the followed key of each distinct element, by identity; the element
-  /// weakly, so that an element released meanwhile is never taken for a new one at its address.
+  /// The element at each place: one reference per place (8 bytes, so that an insert in the
+  /// middle moves no more than the relationship's own array does), to its entry in `watched`,
+  /// which keeps its value.
+  private var placed: [Watched] = []
+  /// The observation of the followed key of each distinct element, by identity, with its value
+  /// and its number of places; the element weakly, so that an element released meanwhile is
+  /// never taken for a new one at its address.
   private var watched: [ObjectIdentifier: Watched] = [:]
+  /// Counts the relationship's readings taken, to mark the elements found in place.
+  private var readings = 0
 
+  /// An element at a place, with the followed key's value it had then.
   struct Member {
     let id: ObjectIdentifier
     var value: Any?
   }
 
-  private struct Watched {
+  /// A distinct element watched. A reference, shared by the copies of the membership: only
+  /// the thread taking changes changes it, under the observation's lock.
+  private final class Watched {
+    let id: ObjectIdentifier
     weak var object: AnyObject?
     let token: ObservationToken?
+    var value: Any?
+    /// The places the element has.
+    var places = 0
+    /// The last ``ElementMembership/take(_:fresh:keepingOld:)`` that found it in place.
+    var mark = 0
+
+    init(_ object: AnyObject, token: ObservationToken?, value: Any?) {
+      id = ObjectIdentifier(object)
+      self.object = object
+      self.token = token
+      self.value = value
+    }
   }
 
   /// A distinct element newly watched: its observation (`nil` if its key cannot be observed)
@@ -53,52 +75,134 @@ struct ElementMembership {
     countPath = rest == nil ? try table.keyValuePath(relationship + ".@count") : nil
   }
 
-  var values: [Any?] { members.map(\.value) }
+  /// The value at every place: O(count).
+  var values: [Any?] { placed.map(\.value) }
 
-  /// The distinct elements of `snapshot` not watched yet: new ones, and ones at the address of
+  /// The members at every place, with their values: O(count).
+  var members: [Member] { placed.map { Member(id: $0.id, value: $0.value) } }
+
+  /// The value of the element at `place`.
+  func value(at place: Int) -> Any? { placed[place].value }
+
+  /// The distinct elements of `objects` not watched yet: new ones, and ones at the address of
   /// a released element.
-  func unwatched(in snapshot: ElementSnapshot) -> [any KeyValueObservable] {
+  func unwatched(in objects: [any KeyValueObservable]) -> [any KeyValueObservable] {
     guard rest != nil else { return [] }
     var seen = Set<ObjectIdentifier>()
-    return snapshot.objects.filter { object in
+    return objects.filter { object in
       let id = ObjectIdentifier(object)
       return seen.insert(id).inserted && watched[id]?.object !== object
     }
   }
 
   /// Takes `snapshot` as the relationship's elements now, with the elements newly watched.
-  /// Returns the members before, the observations to end (elements that left), and whether
-  /// an element now has the identity of a released one (then identities before and after
-  /// cannot be compared).
-  mutating func take(_ snapshot: ElementSnapshot, fresh: [Fresh]) -> (
+  /// Returns the members before (if `keepingOld`, else none), the observations to end
+  /// (elements that left), and whether an element now has the identity of a released one (then
+  /// identities before and after cannot be compared). O(count).
+  mutating func take(_ snapshot: ElementSnapshot, fresh: [Fresh], keepingOld: Bool = true) -> (
     old: [Member], ended: [ObservationToken], reusesIdentity: Bool
   ) {
-    let old = members
+    let old = keepingOld ? members : []
     isPresent = snapshot.isPresent
     count = snapshot.count
     guard rest != nil else { return (old, [], false) }
     var ended: [ObservationToken] = []
     var reusesIdentity = false
-    var values: [ObjectIdentifier: Any?] = [:]
-    for member in old where values[member.id] == nil { values[member.id] = .some(member.value) }
     for element in fresh {
       let id = ObjectIdentifier(element.object)
       if let replaced = watched[id] {
         reusesIdentity = true
         if let token = replaced.token { ended.append(token) }
       }
-      watched[id] = Watched(object: element.object, token: element.token)
-      values[id] = .some(element.value)
+      watched[id] = Watched(element.object, token: element.token, value: element.value)
     }
-    members = snapshot.objects.map { object in
-      let id = ObjectIdentifier(object)
-      return Member(id: id, value: values[id] ?? nil)
+    readings += 1
+    let reading = readings
+    placed = snapshot.objects.map { object in
+      let element = watched[ObjectIdentifier(object)]!
+      if element.mark != reading {
+        element.mark = reading
+        element.places = 0
+      }
+      element.places += 1
+      return element
     }
-    let present = Set(members.map(\.id))
-    for id in Array(watched.keys) where !present.contains(id) {
-      if let token = watched.removeValue(forKey: id)?.token { ended.append(token) }
+    for element in watched.values where element.mark != reading {
+      watched.removeValue(forKey: element.id)
+      if let token = element.token { ended.append(token) }
     }
     return (old, ended, reusesIdentity)
+  }
+
+  /// Whether a change of `kind` at `indexes` (ascending; for an insertion, places in the
+  /// result) putting `inserted` in place fits the members now.
+  func fits(_ kind: KeyValueChangeKind, at indexes: IndexSet, inserted: Int) -> Bool {
+    switch kind {
+    case .setting: return false
+    case .insertion:
+      return inserted == indexes.count
+        && indexes.enumerated().allSatisfy { $1 <= placed.count + $0 }
+    case .removal: return (indexes.last ?? 0) < placed.count
+    case .replacement: return inserted == indexes.count && (indexes.last ?? 0) < placed.count
+    }
+  }
+
+  /// Applies a change of `kind` at `indexes` that put `inserted` in place (its new elements
+  /// among them in `fresh`), in O(changed elements) but for moving the places after the
+  /// first index. Returns the values at `indexes` before (removal, replacement) and after
+  /// (insertion, replacement), and the observations to end (elements that left); `nil`, with
+  /// nothing changed, if the change does not fit (see ``fits(_:at:inserted:)``) or an element
+  /// has the identity of a released one.
+  mutating func apply(
+    _ kind: KeyValueChangeKind, at indexes: IndexSet, inserted: [ObjectIdentifier],
+    fresh: [Fresh]
+  ) -> (old: [Any?], new: [Any?], ended: [ObservationToken])? {
+    guard rest != nil, fits(kind, at: indexes, inserted: inserted.count),
+      fresh.allSatisfy({ watched[ObjectIdentifier($0.object)] == nil })
+    else { return nil }
+    for element in fresh {
+      watched[ObjectIdentifier(element.object)] = Watched(
+        element.object, token: element.token, value: element.value)
+    }
+    // Every element put in place is watched now (the fresh ones just above).
+    guard inserted.allSatisfy({ watched[$0] != nil }) else { return nil }
+    var ended: [ObservationToken] = []
+    var old: [Any?] = []
+    var new: [Any?] = []
+    switch kind {
+    case .insertion:
+      for (index, id) in zip(indexes, inserted) {
+        let element = watched[id]!
+        placed.insert(element, at: index)
+        element.places += 1
+        new.append(element.value)
+      }
+      count += inserted.count
+    case .removal:
+      old = indexes.map { value(at: $0) }
+      for index in indexes.reversed() { leave(placed.remove(at: index), &ended) }
+      count -= indexes.count
+    case .replacement:
+      for (index, id) in zip(indexes, inserted) {
+        let element = watched[id]!
+        old.append(placed[index].value)
+        element.places += 1
+        leave(placed[index], &ended)
+        placed[index] = element
+        new.append(element.value)
+      }
+    case .setting:
+      return nil
+    }
+    return (old, new, ended)
+  }
+
+  /// Element `id` lost a place: its observation ends with its last one.
+  private mutating func leave(_ element: Watched, _ ended: inout [ObservationToken]) {
+    element.places -= 1
+    guard element.places == 0 else { return }
+    watched.removeValue(forKey: element.id)
+    if let token = element.token { ended.append(token) }
   }
 
   /// The element watched as `id`, if it is a member and alive.
@@ -108,7 +212,11 @@ struct ElementMembership {
 
   /// The places of element `id`, in ascending order.
   func places(of id: ObjectIdentifier) -> [Int] {
-    members.indices.filter { members[$0].id == id }
+    guard let element = watched[id] else { return [] }
+    if element.places == 1, let place = placed.firstIndex(where: { $0 === element }) {
+      return [place]
+    }
+    return placed.indices.filter { placed[$0] === element }
   }
 
   /// Gives element `id` its new value at every place it has; returns the places and the
@@ -117,16 +225,17 @@ struct ElementMembership {
     places: [Int], old: [Any?]
   ) {
     let places = places(of: id)
-    let old = places.map { members[$0].value }
-    for place in places { members[place].value = value }
-    return (places, old)
+    guard !places.isEmpty else { return ([], []) }
+    let before = watched[id]?.value ?? nil
+    watched[id]?.value = value
+    return (places, Array(repeating: before, count: places.count))
   }
 
   /// Forgets every element; returns their observations, to end after unlocking.
   mutating func endAll() -> [ObservationToken] {
     defer {
       watched = [:]
-      members = []
+      placed = []
     }
     return watched.values.compactMap(\.token)
   }
@@ -144,10 +253,12 @@ struct ElementSnapshot {
 enum FollowedChange {
   /// A change of followed relationship `membership`: its kind, indexes, and the identities of
   /// the elements it inserted or put in place; after the change, the relationship as the
-  /// changing thread read it (`nil` in a prior notification).
+  /// changing thread read it (`nil` in a prior notification, and for a change taken as it was
+  /// made, see ``ChangeWindows``: then `objects` holds the elements it inserted or put in
+  /// place).
   case relationship(
     membership: Int, kind: KeyValueChangeKind, indexes: IndexSet?, inserted: [ObjectIdentifier],
-    isPrior: Bool, snapshot: ElementSnapshot?)
+    isPrior: Bool, snapshot: ElementSnapshot?, objects: [any KeyValueObservable] = [])
   /// A change of the followed key of an element of relationship `membership`.
   case element(membership: Int, id: ObjectIdentifier, isPrior: Bool)
   /// A change of anything else the value depends on (the relationships among them), with each

@@ -78,9 +78,14 @@ final class ElementObservation: SerialObservation, @unchecked Sendable {
 
   private func deliver(_ change: FollowedChange) {
     switch change {
-    case .relationship(_, let kind, let indexes, let inserted, let isPrior, let snapshot):
+    case .relationship(
+      _, let kind, let indexes, let inserted, let isPrior, let snapshot, let objects):
       if isPrior { return relationshipWillChange(kind, indexes) }
-      guard let snapshot, let (old, new, comparable) = update(0, to: snapshot) else { return }
+      guard let snapshot else {
+        if let indexes { relationshipDidChange(asMade: kind, indexes, objects) }
+        return
+      }
+      guard let (old, new, comparable) = update(0, to: snapshot) else { return }
       relationshipDidChange(comparable ? kind : .setting, indexes, inserted, old: old, new: new)
     case .element(_, let id, true):
       let (places, values) = lock.withLock {
@@ -110,17 +115,35 @@ final class ElementObservation: SerialObservation, @unchecked Sendable {
 
   /// The prior notification of a change of the relationship, against the values delivered.
   private func relationshipWillChange(_ kind: KeyValueChangeKind, _ indexes: IndexSet?) {
-    let values = lock.withLock { memberships[0].values }
-    let fits =
-      kind == .insertion
-      ? indexes.map { $0.enumerated().allSatisfy { $1 <= values.count + $0 } }
-      : indexes.map { $0.allSatisfy { $0 < values.count } }
-    guard kind != .setting, let indexes, fits == true else {
-      let old: Any?? = wantsOld ? .some(values) : nil
+    // O(changed elements) when the change fits: the values at its indexes only.
+    let (fits, values) = lock.withLock { () -> (Bool, [Any?]?) in
+      let membership = memberships[0]
+      guard let indexes, membership.fits(kind, at: indexes, inserted: indexes.count) else {
+        return (false, wantsOld ? membership.values : nil)
+      }
+      return (true, wantsOld && kind != .insertion ? indexes.map { membership.value(at: $0) } : nil)
+    }
+    let old: Any?? = values.map { .some($0) } ?? nil
+    guard fits, let indexes else {
       return call { handler(KeyValueChange(kind: .setting, oldValue: old, isPrior: true)) }
     }
-    let old: Any?? = wantsOld && kind != .insertion ? .some(indexes.map { values[$0] }) : nil
     call { handler(KeyValueChange(kind: kind, oldValue: old, indexes: indexes, isPrior: true)) }
+  }
+
+  /// Delivers a change of the relationship taken as it was made (see ``ChangeWindows``), in
+  /// O(changed elements); nothing if it does not fit the members (the windows then read the
+  /// next change again).
+  private func relationshipDidChange(
+    asMade kind: KeyValueChangeKind, _ indexes: IndexSet, _ objects: [any KeyValueObservable]
+  ) {
+    guard let (oldValues, newValues) = applyAsMade(0, kind, at: indexes, objects: objects) else {
+      return
+    }
+    let old: Any?? = wantsOld && kind != .insertion ? .some(oldValues) : nil
+    let new: Any?? = wantsNew && kind != .removal ? .some(newValues) : nil
+    call {
+      handler(KeyValueChange(kind: kind, oldValue: old, newValue: new, indexes: indexes))
+    }
   }
 
   /// Delivers a change of the relationship: as it was made if it takes the members delivered

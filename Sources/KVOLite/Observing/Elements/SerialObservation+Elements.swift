@@ -1,31 +1,70 @@
 import Foundation
+import KVOLiteLocking
 
 /// How a ``SerialObservation`` follows its relationships: what a changing thread reads, and how
 /// the thread taking changes watches the elements.
 extension SerialObservation {
   /// Observes followed relationship `membership` of `root`: each change is reserved, then the
-  /// relationship is read on the changing thread (see ``SerialObservation``).
+  /// relationship is read on the changing thread (see ``SerialObservation``), unless the change
+  /// can be taken as it was made (see ``ChangeWindows``: the prior notifications are asked for
+  /// that, and handed on only if `options` asks them).
   func follow<Root: KeyValueObservable>(
     _ membership: Int, of root: Root, options: ObservingOptions
   ) throws(KeyValueError) {
     let relationship = lock.withLock { memberships[membership].relationship }
-    let options = options.union(.takesChangesInFlight)
+    let handsOnPrior = options.contains(.prior)
+    let options = options.union([.takesChangesInFlight, .prior])
     let token = try root.observe(relationship, options: options) { [weak self] change in
-      self?.relationshipChanged(membership, change)
+      self?.relationshipChanged(membership, change, handsOnPrior: handsOnPrior)
     }
     keep(token)
   }
 
-  private func relationshipChanged(_ membership: Int, _ change: KeyValueChange<Any?>) {
-    guard let place = reserve() else { return }
-    // Read after reserving: a later change reserves later, so it reads later too.
-    let snapshot = change.isPrior ? nil : read(membership)
-    let inserted = ((change.newValue ?? nil) as? [Any])?.map { ObjectIdentifier($0 as AnyObject) }
+  private func relationshipChanged(
+    _ membership: Int, _ change: KeyValueChange<Any?>, handsOnPrior: Bool
+  ) {
+    let thread = ThreadIdentity.current
+    let inserted = ((change.newValue ?? nil) as? [Any]) ?? []
+    let objects = inserted.compactMap { $0 as? any KeyValueObservable }
+    let ids = inserted.map { ObjectIdentifier($0 as AnyObject) }
+    if change.isPrior {
+      let place = reserve { windows in
+        windows.willChange(on: thread)
+        return handsOnPrior
+      }
+      guard let place else { return }
+      return fill(
+        place,
+        with: .relationship(
+          membership: membership, kind: change.kind, indexes: change.indexes, inserted: ids,
+          isPrior: true, snapshot: nil))
+    }
+    // A change that can be taken as it was made carries its elements, all observable.
+    let takenAsMade =
+      change.kind != .setting && change.indexes != nil && objects.count == inserted.count
+    var reads = false
+    let place = reserve { windows in
+      reads = !windows.didChange(on: thread, canTakeAsMade: takenAsMade)
+      return true
+    }
+    guard reads else {
+      guard let place else { return }
+      return fill(
+        place,
+        with: .relationship(
+          membership: membership, kind: change.kind, indexes: change.indexes, inserted: ids,
+          isPrior: false, snapshot: nil, objects: objects))
+    }
+    // Read after reserving: a later change reserves later, so it reads later too. The window
+    // closes once read: a change made meanwhile is read again too.
+    let snapshot = place == nil ? nil : read(membership)
+    updateWindows { $0.didRead() }
+    guard let place else { return }
     fill(
       place,
       with: .relationship(
-        membership: membership, kind: change.kind, indexes: change.indexes,
-        inserted: inserted ?? [], isPrior: change.isPrior, snapshot: snapshot))
+        membership: membership, kind: change.kind, indexes: change.indexes, inserted: ids,
+        isPrior: false, snapshot: snapshot))
   }
 
   /// Relationship `membership` as it is now, read on the calling thread: the one that changed
@@ -54,7 +93,7 @@ extension SerialObservation {
     dropPending()
     for membership in lock.withLock({ memberships.indices }) {
       let snapshot = read(membership)
-      let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot) }
+      let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot.objects) }
       var fresh: [ElementMembership.Fresh] = []
       for element in unwatched {
         let token = try watch(element, membership)
@@ -67,12 +106,12 @@ extension SerialObservation {
 
   /// Takes `snapshot` as relationship `membership`'s elements, on the thread taking changes:
   /// watches the new elements (then reads their values) and ends the observations of those
-  /// that left. Returns the members before and after, and whether their identities can be
-  /// compared (see ``ElementMembership/take(_:fresh:)``); `nil` once the observation ended.
-  func update(_ membership: Int, to snapshot: ElementSnapshot) -> (
+  /// that left. Returns the members before and after (none unless `wantsMembers`), and whether
+  /// their identities can be compared (see ``ElementMembership/take(_:fresh:keepingOld:)``); `nil` once the observation ended.
+  func update(_ membership: Int, to snapshot: ElementSnapshot, wantsMembers: Bool = true) -> (
     old: [ElementMembership.Member], new: [ElementMembership.Member], comparable: Bool
   )? {
-    let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot) }
+    let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot.objects) }
     var fresh: [ElementMembership.Fresh] = []
     for element in unwatched {
       // An element whose key cannot be observed is followed through the relationship only.
@@ -85,13 +124,47 @@ extension SerialObservation {
     )
     let taken = lock.withLock { () -> (Members, [ObservationToken])? in
       guard !isEnded else { return nil }
-      let (old, ended, reusesIdentity) = memberships[membership].take(snapshot, fresh: fresh)
-      return ((old, memberships[membership].members, !reusesIdentity), ended)
+      let (old, ended, reusesIdentity) = memberships[membership].take(
+        snapshot, fresh: fresh, keepingOld: wantsMembers)
+      let new = wantsMembers ? memberships[membership].members : []
+      return ((old, new, !reusesIdentity), ended)
     }
     // The fresh observations end with `fresh` if the observation ended.
     guard let (members, ended) = taken else { return nil }
     for token in ended { token.invalidate() }
     return members
+  }
+
+  /// Applies a change of relationship `membership` taken as it was made (see
+  /// ``ChangeWindows``), on the thread taking changes: watches the elements it put in place
+  /// that are new (then reads their values), and ends the observations of those that left.
+  /// Returns the values at `indexes` before and after (see
+  /// ``ElementMembership/apply(_:at:inserted:fresh:)``); `nil` if it does not fit the members,
+  /// or the observation ended.
+  func applyAsMade(
+    _ membership: Int, _ kind: KeyValueChangeKind, at indexes: IndexSet,
+    objects: [any KeyValueObservable]
+  ) -> (old: [Any?], new: [Any?])? {
+    let unwatched = lock.withLock { memberships[membership].unwatched(in: objects) }
+    var fresh: [ElementMembership.Fresh] = []
+    for element in unwatched {
+      // An element whose key cannot be observed is followed through the relationship only.
+      let token = try? watch(element, membership)
+      fresh.append(
+        .init(object: element, token: token ?? nil, value: value(of: element, membership)))
+    }
+    let ids = objects.map { ObjectIdentifier($0) }
+    let applied = lock.withLock {
+      isEnded ? nil : memberships[membership].apply(kind, at: indexes, inserted: ids, fresh: fresh)
+    }
+    guard let applied else {
+      // Not applied: the fresh observations end, and the next change is read again.
+      updateWindows { $0.lostTrack() }
+      for element in fresh { element.token?.invalidate() }
+      return nil
+    }
+    for token in applied.ended { token.invalidate() }
+    return (applied.old, applied.new)
   }
 
   /// Element `id` of relationship `membership` after a change of its followed key: its places

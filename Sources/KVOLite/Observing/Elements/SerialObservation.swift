@@ -22,6 +22,11 @@ import KVOLiteLocking
 /// - **Collect, unlock, call.** One lock guards the state (``SerialObservationState``, the
 ///   machine: queue, taker, ended); reads, registrations and the handler run without it.
 ///
+/// - **A relationship's change as it was made, when it can be.** A change of a followed
+///   relationship whose window (prior notification to notification) overlapped no other is
+///   applied as it was made, in O(changed elements), without reading the relationship; the
+///   others are read again, as above (see ``ChangeWindows``).
+///
 /// Ending (``invalidate()``) empties the queue and ends every observation it holds; a call in
 /// progress on another thread is waited for (its gate, as ``ObservationToken/invalidate()``
 /// describes), and nothing is called after.
@@ -34,6 +39,9 @@ class SerialObservation: Observation, @unchecked Sendable {
   private let calls = InFlightGate()
   /// The observed object, weakly: once it is gone, nothing more is delivered.
   private(set) weak var root: AnyObject?
+  /// Which changes of the followed relationships are taken as they were made. Guarded by
+  /// `lock`.
+  private var windows = ChangeWindows()
   /// What is asked of each element's observation: ``ObservingOptions/prior`` if asked, and
   /// ``ObservingOptions/takesChangesInFlight``, as of every observation this one places.
   let elementOptions: ObservingOptions
@@ -65,6 +73,18 @@ class SerialObservation: Observation, @unchecked Sendable {
   /// Takes a place for a change in the queue; `nil` once ended.
   final func reserve() -> Int? {
     lock.withLock { state.reserve() }
+  }
+
+  /// Runs `body` on the windows (see ``ChangeWindows``) and, if it returns `true`, takes a
+  /// place for a change in the queue, under one hold of the lock: the place is ordered with
+  /// the window. Returns the place (`nil` if none was asked for, or once ended).
+  final func reserve(windows body: (inout ChangeWindows) -> Bool) -> Int? {
+    lock.withLock { body(&windows) ? state.reserve() : nil }
+  }
+
+  /// Runs `body` on the windows, under the lock.
+  final func updateWindows(_ body: (inout ChangeWindows) -> Void) {
+    lock.withLock { body(&windows) }
   }
 
   /// Puts `change` in its place, then takes the changes that are ready, if no one else does.
