@@ -18,7 +18,7 @@ struct StressOptions: Equatable {
     operators, counts every event, and fails on a count that is off or on anything left alive.
     Run it in the build users run: swift run -c release kvolite-stress
 
-      --iterations N   how many times each scenario races (default 200000; CI runs 500000)
+      --iterations N   how many times each scenario races (default 200000, what CI runs)
       --filter TEXT    only the scenarios whose name contains TEXT
       --list           print the names of the scenarios (those --filter keeps) and run none
       -h, --help       print this help and do nothing else

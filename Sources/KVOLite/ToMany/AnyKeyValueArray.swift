@@ -36,7 +36,8 @@ public struct AnyKeyValueArray {
   /// - Throws: ``KeyValueError`` if the key is not an array that can be mutated by index.
   init(owner: any KeyValueObservable, key: KeyStep, path: String) throws(KeyValueError) {
     guard key.entry.mutateErased != nil || key.entry.mutateThroughAccessors != nil else {
-      throw .typeMismatch(path: path, expected: "an array", actual: key.entry.role.description.withArticle)
+      throw .typeMismatch(
+        path: path, expected: "an array", actual: key.entry.role.description.withArticle)
     }
     if key.entry.mutateThroughAccessors == nil,
       try key.table.storage(ofKey: key.index, probing: owner).offset == nil

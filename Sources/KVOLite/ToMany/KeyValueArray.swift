@@ -184,7 +184,8 @@ extension KeyValueObservable {
     // An array of objects (a to-many relationship) or of values, as Foundation's proxy takes.
     guard entry.role == .toMany || entry.storedType == [Element].self else {
       throw .typeMismatch(
-        path: entry.name, expected: "a to-many relationship", actual: entry.role.description.withArticle)
+        path: entry.name, expected: "a to-many relationship",
+        actual: entry.role.description.withArticle)
     }
     let (offset, key) = try table.storage(ofKey: steps[0].index, probing: self)
     guard let offset else { throw .notObservable(key: entry.name, type: table.typeName) }

@@ -87,7 +87,8 @@ extension KeyStep {
     }
     guard let mutate = entry.mutateErased, kind != .setting else {
       throw .typeMismatch(
-        path: path, expected: "an array and a to-many change", actual: entry.role.description.withArticle)
+        path: path, expected: "an array and a to-many change",
+        actual: entry.role.description.withArticle)
     }
     let (offset, observedKey) = try table.storage(ofKey: index, probing: object)
     guard let offset else { throw .notObservable(key: entry.name, type: table.typeName) }
