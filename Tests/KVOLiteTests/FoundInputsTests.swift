@@ -4,9 +4,9 @@ import Testing
 
 /// A model whose computed properties are not declared (but `badge`, declared without
 /// `affectedBy`): their inputs are found by reading them.
-private final class Reader: KeyValueObservable, @unchecked Sendable {
+private final class Bookworm: KeyValueObservable, @unchecked Sendable {
   let observationRegistrar = ObservationRegistrar()
-  static let observableKeys: ObservableKeys<Reader> = [.derived("badge", \.badge)]
+  static let observableKeys: ObservableKeys<Bookworm> = [.derived("badge", \.badge)]
   @Observed var first = "Ann"
   @Observed var last = "Lee"
   @Observed var usesNickname = false
@@ -29,7 +29,7 @@ private final class Reader: KeyValueObservable, @unchecked Sendable {
 struct FoundInputsTests {
   @Test("a computed property's inputs on the object are found by reading it, with old and new")
   func inputsOnTheObject() {
-    let reader = Reader()
+    let reader = Bookworm()
     let log = Log<String>()
     let token = reader.observe(\.display, options: [.old, .new]) { _, change in
       log.append("\(change.oldValue ?? "nil") -> \(change.newValue ?? "nil")")
@@ -43,7 +43,7 @@ struct FoundInputsTests {
 
   @Test("inputs across a to-one chain follow the objects along it")
   func acrossToOne() {
-    let reader = Reader()
+    let reader = Bookworm()
     let book = Book(title: "Dune")
     let old = Author(name: "Old")
     book.author = old
@@ -64,7 +64,7 @@ struct FoundInputsTests {
 
   @Test("inputs over the elements of a to-many relationship follow insertions and removals")
   func overElements() throws {
-    let reader = Reader()
+    let reader = Bookworm()
     let first = Book(pages: 100)
     let second = Book(pages: 20)
     let log = Log<String>()
@@ -88,7 +88,7 @@ struct FoundInputsTests {
 
   @Test("a getter that reads other keys on another branch is re-tracked after each change")
   func branchSwitch() {
-    let reader = Reader()
+    let reader = Bookworm()
     let log = Log<String>()
     let token = reader.observe(\.display, options: [.new]) { _, change in
       log.append(change.newValue ?? "nil")
@@ -109,7 +109,7 @@ struct FoundInputsTests {
 
   @Test(".initial and .prior are sent as for declared derived keys")
   func initialAndPrior() {
-    let reader = Reader()
+    let reader = Bookworm()
     let log = Log<String>()
     let token = reader.observe(\.display, options: [.initial, .prior, .old, .new]) { _, change in
       log.append(
@@ -124,7 +124,7 @@ struct FoundInputsTests {
   @Test(
     "one notification per change, however often the getter reads the key, and with declared inputs")
   func oneNotificationPerChange() {
-    let reader = Reader()
+    let reader = Bookworm()
     let person = Person(firstName: "Ann")
     let counter = Counter()
     let tokens = [
@@ -141,7 +141,7 @@ struct FoundInputsTests {
 
   @Test("a derived key declared without affectedBy is observed by string through what it reads")
   func declaredWithoutAffectedBy() throws {
-    let reader = Reader()
+    let reader = Bookworm()
     let log = Log<String>()
     let token = try reader.observe("badge", options: [.initial, .new]) { change in
       log.append("\(change.newValue.map { "\($0 ?? "nil")" } ?? "none")")
@@ -171,7 +171,7 @@ struct FoundInputsTests {
 
   @Test("after invalidate nothing is delivered, and releasing the token ends it too")
   func invalidate() {
-    let reader = Reader()
+    let reader = Bookworm()
     let counter = Counter()
     let token = reader.observe(\.totalPages) { _, _ in counter.increment() }
     let book = Book(pages: 1)

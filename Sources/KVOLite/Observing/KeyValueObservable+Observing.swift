@@ -202,8 +202,9 @@ extension KeyValueObservable {
         on: self, steps: steps, expansion: (branches, wiringFrom, elementPaths), operator: nil,
         options: options, read: read, handler: handler)
     }
-    if steps.count == 1, last.role == .derived {
-      // A derived key of this object: its declared inputs, and those its getter reads.
+    if last.role == .derived {
+      // A derived key (of this object, or at the end of a chain): its declared inputs, and
+      // those its getter, read through the chain, reads.
       return try startFoundInputs(
         branches: branches, wiringFrom: wiringFrom, options: options, read: read,
         handler: handler, unobservable: nil)
