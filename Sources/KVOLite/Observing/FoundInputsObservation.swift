@@ -14,7 +14,8 @@ import KVOLiteLocking
 /// Threads: the found inputs are a ``FoundInputs`` machine behind `tracking`; the getter runs
 /// with no lock held, links are placed with `tracking` held (then property locks, as
 /// `wiring` is taken), and links no longer read are detached, and the objects read released,
-/// after unlocking. ``invalidate()`` waits for deliveries in flight, as every token does.
+/// after unlocking. ``invalidate()`` waits for deliveries in flight, as every token does, and for
+/// the handler's calls in progress (an ``InFlightGate``): none starts after it returned.
 final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObservation,
   @unchecked Sendable
 {
@@ -26,6 +27,10 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
   /// The lock of `found`. (Not `Synchronization.Mutex`, as for `wiring`.)
   private let tracking = Lock()
   private var found = FoundInputs()
+  /// Counts the calls of the handler in progress, so that ``invalidate()`` waits for them: a
+  /// delivery may come through a link that a re-read has already dropped (and that
+  /// ``FoundInputs`` no longer holds), so waiting for the links' lists is not enough.
+  private let calls = InFlightGate()
 
   init(
     root: Root, branches: [[KeyStep]], wiringFrom: Int, options: ObservingOptions,
@@ -93,13 +98,15 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
 
   /// Sends the `.initial` notification.
   func sendInitial() {
-    guard isActive, let root else { return }
+    guard isActive, let root, calls.enter() else { return }
+    defer { calls.leave() }
     let change = KeyValueChange(kind: .setting, newValue: wantsNew ? read(root) : nil)
     DeliveryScope.run { handler(root, change) }
   }
 
   override func willChange(kind: KeyValueChangeKind, indexes: IndexSet?, keyOld: Any?) -> Any? {
-    guard let root else { return nil }
+    guard let root, calls.enter() else { return nil }
+    defer { calls.leave() }
     let old: Value? = wantsOld ? read(root) : nil
     if wantsPrior {
       handler(root, KeyValueChange(kind: .setting, oldValue: old, isPrior: true))
@@ -110,7 +117,8 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
   override func didChange(
     isLeaf: Bool, kind: KeyValueChangeKind, indexes: IndexSet?, old: Any?, keyNew: Any?
   ) {
-    guard let root else { return }
+    guard let root, calls.enter() else { return }
+    defer { calls.leave() }
     if !isLeaf { try? rewire() }
     // The new value is the one the re-read read.
     let value = retrack()
@@ -125,5 +133,8 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
       waitForDeliveries(holding: links.map { $0.detach() })
     }
     super.invalidate()
+    // Then the handler's calls, also those through links dropped by re-reads (only closed when
+    // called from inside a delivery, as every token's invalidation).
+    calls.closeAndWait()
   }
 }
