@@ -25,6 +25,13 @@ private final class Bookworm: KeyValueObservable, @unchecked Sendable {
   var badge: String { "\(first.prefix(1))\(last.prefix(1))" }
 }
 
+/// A model whose to-one `member` is a `Bookworm`: `member.badge` is a chain ending in a
+/// derived key declared without `affectedBy`.
+private final class Club: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var member = Bookworm()
+}
+
 @Suite("Derived keys found by reading")
 struct FoundInputsTests {
   @Test("a computed property's inputs on the object are found by reading it, with old and new")
@@ -185,5 +192,23 @@ struct FoundInputsTests {
     }
     reader.first = "Bo"
     #expect(counter.count == 1)
+  }
+
+  @Test("a chain ending in a derived key declared without affectedBy follows what it reads")
+  func chainToDerived() throws {
+    let club = Club()
+    let log = Log<String>()
+    let token = try club.observe("member.badge", options: [.new]) { change in
+      log.append("\(change.newValue.map { "\($0 ?? "nil")" } ?? "none")")
+    }
+    let old = club.member
+    old.first = "Bo"
+    let other = Bookworm()
+    other.last = "Ek"
+    club.member = other
+    old.first = "ignored: no longer the member"
+    other.first = "Cy"
+    #expect(log.all == ["BL", "AE", "CE"])
+    token.invalidate()
   }
 }
