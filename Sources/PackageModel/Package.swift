@@ -14,14 +14,11 @@ public final class Package: KeyValueObservable, Observable, @unchecked Sendable 
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The keys that cannot be found from the `@Observed` properties: the derived `summary` and
-  /// `totalWeight`, and what each is made of.
+  /// `totalWeight`, declared by name so that the REPL reads them by string. What each is made
+  /// of is found by reading it.
   public static let observableKeys: ObservableKeys<Package> = [
-    .derived(
-      "summary", \.summary,
-      affectedBy: [
-        "recipient.fullName", "recipient.postalAddress.street", "sender.fullName", "contents",
-      ]),
-    .derived("totalWeight", \.totalWeight, affectedBy: ["contents"]),
+    .derived("summary", \.summary),
+    .derived("totalWeight", \.totalWeight),
   ]
 
   /// Who receives the package.

@@ -11,11 +11,9 @@ import Observation
 public final class Person: KeyValueObservable, Observable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
-  /// The key that cannot be found from the `@Observed` properties: `fullName`, and what it is
-  /// made of.
-  public static let observableKeys: ObservableKeys<Person> = [
-    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"])
-  ]
+  /// The key that cannot be found from the `@Observed` properties: `fullName`, declared by name
+  /// so that the REPL reads it by string. What it is made of is found by reading it.
+  public static let observableKeys: ObservableKeys<Person> = [.derived("fullName", \.fullName)]
 
   /// The first name.
   @Observed public var firstName: String

@@ -7,7 +7,7 @@ extension ObservableKey {
   ///
   /// - Precondition: `Subclass` is `Root` or a subclass of it.
   public static func derived<Subclass: AnyObject, Value>(
-    _ name: String, _ keyPath: KeyPath<Subclass, Value>, affectedBy: [String]
+    _ name: String, _ keyPath: KeyPath<Subclass, Value>, affectedBy: [String] = []
   ) -> ObservableKey {
     require(
       Subclass.self is Root.Type,

@@ -128,7 +128,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   /// `books.@sum.pages`): the derived key then also notifies when any element's key changes,
   /// and its old value is the one delivered last (see <doc:ObservingChanges>).
   public static func derived<Value>(
-    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]
+    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String] = []
   ) -> ObservableKey {
     derivedValue(name, keyPath, affectedBy: affectedBy)
   }
@@ -147,7 +147,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   /// (`primary.firstName`), and observations of such paths re-wire whenever the keys in
   /// `affectedBy` change, as they do for a to-one relationship.
   public static func derived<Target: KeyValueObservable>(
-    _ name: String, _ keyPath: KeyPath<Root, Target>, affectedBy: [String]
+    _ name: String, _ keyPath: KeyPath<Root, Target>, affectedBy: [String] = []
   ) -> ObservableKey {
     let key = derivedValue(name, keyPath, affectedBy: affectedBy)
     key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
@@ -159,7 +159,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   /// ``derived(_:_:affectedBy:)-(_,KeyPath<Root,Target>,_)``. Key paths through it read as
   /// `nil` while it is `nil`.
   public static func derived<Target: KeyValueObservable>(
-    _ name: String, _ keyPath: KeyPath<Root, Target?>, affectedBy: [String]
+    _ name: String, _ keyPath: KeyPath<Root, Target?>, affectedBy: [String] = []
   ) -> ObservableKey {
     let key = derivedValue(name, keyPath, affectedBy: affectedBy)
     key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }

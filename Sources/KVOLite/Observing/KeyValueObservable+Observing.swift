@@ -64,7 +64,19 @@ extension KeyValueObservable {
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
     let table = KeyTable.of(self)
-    let steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
+    let steps: [KeyStep]
+    do {
+      steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
+    } catch {
+      // A computed property with no declaration (or an optional chain): its inputs are the
+      // @Observed keys it reads.
+      guard case .undeclaredKeyPath = error else { throw error }
+      let (token, sendInitial) = try startFoundInputs(
+        branches: [], wiringFrom: 0, options: options, read: { $0[keyPath: keyPath] },
+        handler: changeHandler, unobservable: error)
+      sendInitial()
+      return token
+    }
     let isOneKey = steps.count == 1 && steps[0].entry.role != .derived
     if isOneKey, steps[0].entry.readsStorage(of: self) {
       return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
@@ -189,6 +201,13 @@ extension KeyValueObservable {
       return try AggregateObservation.start(
         on: self, steps: steps, expansion: (branches, wiringFrom, elementPaths), operator: nil,
         options: options, read: read, handler: handler)
+    }
+    if last.role == .derived {
+      // A derived key (of this object, or at the end of a chain): its declared inputs, and
+      // those its getter, read through the chain, reads.
+      return try startFoundInputs(
+        branches: branches, wiringFrom: wiringFrom, options: options, read: read,
+        handler: handler, unobservable: nil)
     }
     let observation = TypedPathObservation(
       root: self, branches: branches, wiringFrom: wiringFrom,

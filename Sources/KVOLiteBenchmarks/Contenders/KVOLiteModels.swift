@@ -49,6 +49,15 @@ final class KVOLiteCart: KeyValueObservable, @unchecked Sendable {
   var fullName: String { firstName + " " + lastName }
 }
 
+/// ``KVOLiteCart``'s derived key with nothing declared: its inputs are found by reading it
+/// (row DK's "KVOLite found").
+final class KVOLiteFoundCart: KeyValueObservable, @unchecked Sendable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var firstName = ""
+  @Observed var lastName = "Smith"
+  var fullName: String { firstName + " " + lastName }
+}
+
 /// An element of workload L's relationship: one observable key.
 final class KVOLiteItem: KeyValueObservable, @unchecked Sendable {
   let observationRegistrar = ObservationRegistrar()

@@ -84,6 +84,16 @@ enum ToManyWorkloads {
             withExtendedLifetime(token) {}
           }
         },
+        Contender(name: "KVOLite found") {
+          let cart = opaque(KVOLiteFoundCart())
+          let token = cart.observe(\.fullName, options: [.new]) { _, change in
+            Effect.consume(change.newValue!)
+          }
+          return Case(effectPerOperation: effect) { n in
+            for i in 0..<n { cart.firstName = Pool.value(i) }
+            withExtendedLifetime(token) {}
+          }
+        },
         Contender(name: "KVOLite Observable") {
           let cart = opaque(KVOLiteObservableCart())
           let token = cart.observe(\.fullName, options: [.new]) { _, change in

@@ -34,6 +34,9 @@ enum StorageProbe {
     let storageKeyPath: AnyKeyPath
     /// The class that declares the property.
     let declaringType: any KeyValueObservable.Type
+    /// The object itself, kept alive, when the probe asked for it (``Request/retainsObjects``):
+    /// a getter may read objects it makes and releases, whose address `base` then outlives.
+    var object: (any KeyValueObservable)? = nil
   }
 
   /// What a probing thread found so far.
@@ -44,6 +47,8 @@ enum StorageProbe {
     /// over a large graph) does not make the probe grow without bound.
     var limit = Request.defaultLimit
     static let defaultLimit = 64
+    /// Whether each report keeps its object alive (found inputs register on them).
+    var retainsObjects = false
   }
 
   /// Whether some thread is probing.
@@ -63,7 +68,27 @@ enum StorageProbe {
     request.pointee.reports.append(
       Report(
         base: base, offset: base.distance(to: storage), keyPath: keyPath,
-        storageKeyPath: storageKeyPath, declaringType: Root.self))
+        storageKeyPath: storageKeyPath, declaringType: Root.self,
+        object: request.pointee.retainsObjects ? object : nil))
+  }
+
+  /// Runs `read` while probing, with no limit on the reports, each keeping its object alive:
+  /// the value read and every ``Observed`` getter that ran, in order (see
+  /// ``FoundInputsObservation``). The reports' objects are released with the reports, by the
+  /// caller, after any lock it takes for them.
+  static func value<Value>(reading read: () -> Value) -> (value: Value, reports: [Report]) {
+    var request = Request(limit: .max, retainsObjects: true)
+    let value = withUnsafeMutablePointer(to: &request) { request in
+      let saved = ThreadIdentity.probe
+      ThreadIdentity.probe = UnsafeMutableRawPointer(request)
+      active.add(1, ordering: .relaxed)
+      defer {
+        active.subtract(1, ordering: .relaxed)
+        ThreadIdentity.probe = saved
+      }
+      return read()
+    }
+    return (value, request.reports)
   }
 
   /// Reads `object` with `read` while probing; what the getters reported, in order, at most
