@@ -32,9 +32,12 @@ extension KeyValueObservable {
     // `.initial` one).
     let registration = ClassicRegistration(
       observer: ObjectIdentifier(observer), keyPath: keyPath, context: context)
+    // The registration holds the token, so the handler holds the registration weakly (the
+    // registrar's list keeps it while it is registered): a strong capture was a cycle that
+    // kept every removed registration, its token and its object's registrar context forever.
     let (token, sendInitial) = try register(keyPath, options: options) {
-      [weak observer, weak self] change in
-      guard registration.isKept, let observer, let self else { return }
+      [weak observer, weak self, weak registration] change in
+      guard let registration, registration.isKept, let observer, let self else { return }
       observer.observeValue(
         forKeyPath: keyPath, of: self, change: change,
         context: tag.flatMap { UnsafeMutableRawPointer(bitPattern: $0) })
