@@ -78,7 +78,15 @@ enum StorageProbe {
   /// caller, after any lock it takes for them.
   static func value<Value>(reading read: () -> Value) -> (value: Value, reports: [Report]) {
     var request = Request(limit: .max, retainsObjects: true)
-    let value = withUnsafeMutablePointer(to: &request) { request in
+    let value = probing(&request, read)
+    return (value, request.reports)
+  }
+
+  /// Runs `read` with `request` as this thread's probe: the request lives on the caller's
+  /// stack while the probe runs and the thread's record points to it (a probe inside the read,
+  /// by a getter, saves and restores the pointer).
+  private static func probing<Value>(_ request: inout Request, _ read: () -> Value) -> Value {
+    withUnsafeMutablePointer(to: &request) { request in
       let saved = ThreadIdentity.probe
       ThreadIdentity.probe = UnsafeMutableRawPointer(request)
       active.add(1, ordering: .relaxed)
@@ -88,7 +96,6 @@ enum StorageProbe {
       }
       return read()
     }
-    return (value, request.reports)
   }
 
   /// Reads `object` with `read` while probing; what the getters reported, in order, at most
@@ -97,19 +104,8 @@ enum StorageProbe {
     reading read: (AnyObject) -> Any, on object: AnyObject,
     limit: Int = Request.defaultLimit
   ) -> [Report] {
-    // The request lives on this thread's stack while the probe runs; the thread's record
-    // points to it (a probe inside the read, by a getter, saves and restores the pointer).
     var request = Request(limit: limit)
-    let value = withUnsafeMutablePointer(to: &request) { request in
-      let saved = ThreadIdentity.probe
-      ThreadIdentity.probe = UnsafeMutableRawPointer(request)
-      active.add(1, ordering: .relaxed)
-      defer {
-        active.subtract(1, ordering: .relaxed)
-        ThreadIdentity.probe = saved
-      }
-      return read(object)
-    }
+    let value = probing(&request) { read(object) }
     // The value read may be the last reference to something; let it go after the probe.
     withExtendedLifetime(value) {}
     return request.reports
