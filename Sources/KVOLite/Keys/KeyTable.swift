@@ -61,6 +61,10 @@ final class KeyTable: @unchecked Sendable {
     var byKeyPath = inheritedKeyPaths
     var byOffset: [Int: Int] = [:]
     var problems: [String] = []
+    if entries.count > Int(UInt16.max) {
+      // A trigger keeps its key's index in 16 bits (see `Trigger`).
+      problems.append("\(entries.count) keys are more than the \(UInt16.max) a class may have")
+    }
     for (index, entry) in entries.enumerated() {
       if entry.name.isEmpty || entry.name.contains(".") || entry.name.hasPrefix("@") {
         problems.append("\"\(entry.name)\" is not a valid key name")

@@ -30,9 +30,9 @@ struct RegistrarStateTests {
       case .unobserved:
         break
       case .idleWithRoom:
-        _ = state.add(trigger)
+        _ = state.add(trigger, firstListSlots: 2)
       case .idleFull, .busy, .tornDown:
-        _ = state.add(other)
+        _ = state.add(other, firstListSlots: 2)
         _ = state.add(trigger)
         #expect(list.map { $0.count == Int($0.header.slots) } == true)
       }

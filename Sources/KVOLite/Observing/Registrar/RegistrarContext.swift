@@ -13,24 +13,21 @@ import Synchronization
 /// ## The published lists (the fast path)
 ///
 /// A set of an observed property already holds the object's ``PropertyLock``, which is also the
-/// lock of this state: so each key's current list is *published* in a slot (unretained: the
-/// state holds the lists) that a set reads with no other lock, entering the list's gate there
-/// (see ``RegistrarState`` for the states of a key). The property lock is found from the
+/// lock of this state: so a set reads the key's current list in the state (its published
+/// list) with no other lock, entering the list's gate there (see ``RegistrarState`` for the
+/// states of a key). The property lock is found from the
 /// object's address, not its memory, so even a removal after the object is gone can take it.
 ///
 /// Lock order: a path observation's `wiring`, then the property lock. Nothing is locked while
 /// the property lock is held, and it is not held while anything outside KVOLite runs.
 @usableFromInline
 final class RegistrarContext: @unchecked Sendable {
-  // @unchecked: `state` and the published slots are only touched with `objectLock` held; for
-  // the same reason their accesses are not checked for exclusivity at run time (the check
-  // would cost more than the lock).
-  @exclusivity(unchecked) private var state: RegistrarState
+  // @unchecked: `state` is only touched with `objectLock` held; for the same reason its
+  // accesses are not checked for exclusivity at run time (the check would cost more than the
+  // lock).
+  @usableFromInline @exclusivity(unchecked) var state: RegistrarState
   /// The object's property lock: the lock of `state`.
   private let objectLock: PropertyLock
-  /// The current list of each key, unretained (`state` holds them); see above.
-  @usableFromInline let published: UnsafeMutablePointer<Unmanaged<ObserverList>?>
-  @usableFromInline let keyCount: Int
   /// The keys of the object's class.
   @usableFromInline let table: KeyTable
   /// Swift Observation's registrar of the object, made on the first tracked read of an object
@@ -41,15 +38,7 @@ final class RegistrarContext: @unchecked Sendable {
   init(objectAddress: UnsafeRawPointer, table: KeyTable) {
     objectLock = PropertyLock(for: objectAddress)
     self.table = table
-    let keyCount = table.entries.count
-    self.keyCount = keyCount
-    published = .allocate(capacity: max(1, keyCount))
-    published.initialize(repeating: nil, count: max(1, keyCount))
-    state = RegistrarState(keyCount: keyCount)
-  }
-
-  deinit {
-    published.deallocate()
+    state = RegistrarState(keyCount: table.entries.count)
   }
 
   /// The object's ``SwiftObservationBox``, made on first use.
@@ -67,10 +56,9 @@ final class RegistrarContext: @unchecked Sendable {
     return body(&state)
   }
 
-  /// Publishes `publication`'s list and closes the gate of the list it replaces. With the
-  /// property lock held.
+  /// Closes the gate of the list `publication`'s replaces (the state already holds the new
+  /// one). With the property lock held, so that no set enters the old list after.
   private func publish(_ publication: RegistrarState.Publication) {
-    published[publication.key] = publication.list.map { Unmanaged.passUnretained($0) }
     publication.old?.gate.pointee.close()
   }
 
@@ -122,11 +110,10 @@ final class RegistrarContext: @unchecked Sendable {
   /// ``endDelivery(_:)``.
   @inlinable
   func beginDelivery(key index: Int) -> ObserverList? {
-    guard index < keyCount, let published = published[index] else { return nil }
+    guard index < state.lists.count, let list = state.lists[index] else { return nil }
     // Retained here, under the property lock (the registrar releases a list only after
-    // unpublishing it under that lock, and unlocking is a call the optimizer cannot move a
+    // replacing it under that lock, and unlocking is a call the optimizer cannot move a
     // retain past). A published list is open: the enter never fails.
-    let list = published.takeUnretainedValue()
     return list.gate.pointee.enter() ? list : nil
   }
 

@@ -47,14 +47,16 @@ import KVOLiteLocking
 /// change iterates, so the change's did-phase, finding its list closed, asks
 /// ``lateList(key:after:)`` for the current list and delivers to those triggers in it that its
 /// will-phase did not meet.
+@usableFromInline
 struct RegistrarState {
   /// Whether the object is alive.
   enum Phase { case open, tornDown }
 
   private(set) var phase = Phase.open
   /// The current list of each key, by the key's index in its type's table; `nil` when nobody
-  /// observes the key. (The context also publishes them.)
-  private(set) var lists: [ObserverList?]
+  /// observes the key. The fast path reads them under the property lock (the context's
+  /// ``RegistrarContext/beginDelivery(key:)``): they are the published lists.
+  @usableFromInline private(set) var lists: [ObserverList?]
   /// Lists replaced while deliveries iterated them, weakly: the deliveries keep them alive.
   private(set) var retired: [RetiredList] = []
   /// `willChangeValue` calls waiting for their `didChangeValue`.
@@ -66,8 +68,9 @@ struct RegistrarState {
     lists = Array(repeating: nil, count: keyCount)
   }
 
-  /// A list that becomes key `key`'s: the context publishes it (with the property lock still
-  /// held) and closes `old`'s gate, then releases `old` after unlocking.
+  /// A list that becomes key `key`'s (in ``lists``, where the fast path finds it): the context
+  /// closes `old`'s gate with the property lock still held, then releases `old` after
+  /// unlocking.
   struct Publication {
     let key: Int
     let list: ObserverList?
@@ -87,10 +90,19 @@ struct RegistrarState {
   /// Adds `trigger` to the list of its key: in place when the list is idle and has room,
   /// otherwise in a copy (or a new list) that replaces it.
   mutating func add(_ trigger: Trigger) -> Added {
+    // A key's first list has one slot, since most keys are observed once (a second observer
+    // makes a copy with room to grow; see ``ObserverList/copy(inserting:removing:)``).
+    add(trigger, firstListSlots: 1)
+  }
+
+  /// ``add(_:)``, with `firstListSlots` slots in a key's first list (tests make lists with
+  /// room).
+  mutating func add(_ trigger: Trigger, firstListSlots: Int) -> Added {
     guard phase == .open else { return .refused }
     let key = trigger.keyIndex
     guard let old = lists[key] else {
-      let made = ObserverList.make(keyIndex: key, CollectionOfOne(trigger), capacity: 2)
+      let made = ObserverList.make(
+        keyIndex: key, CollectionOfOne(trigger), capacity: firstListSlots)
       return .published(replace(key: key, with: made))
     }
     if !old.isInFlight, old.appendInPlace(trigger) { return .inPlace }

@@ -11,23 +11,30 @@ import Synchronization
 class Trigger: Observation, @unchecked Sendable {
   // @unchecked: immutable but for the atomic registration state, which its registrar's
   // transitions write.
+  // The stored properties are ordered and sized so that a direct observation (a
+  // ``TypedRecord``: the order, the context, the key and the flags in one word, then its
+  // handler) takes 56 bytes, one 64-byte heap block (Performance article, row M1).
   @usableFromInline final let order: UInt64
+  /// The registrar context whose lists hold this trigger (the trigger keeps it alive, not the
+  /// object or the registrar), and the key there.
+  final let context: RegistrarContext
+  /// The key's index in its class's table (``KeyTable`` allows at most `UInt16.max` keys).
+  private final let keyIndexStorage: UInt16
   /// A ``ValueTrigger`` of the key's own value type, which a set delivers to without boxing.
   @usableFromInline final let isTyped: Bool
   @usableFromInline final let wantsOld: Bool
   @usableFromInline final let wantsNew: Bool
   @usableFromInline final let wantsPrior: Bool
+  /// Gets a change in flight when it was registered (see
+  /// ``ObservingOptions/takesChangesInFlight`` and ``ChangeFrame``).
+  final let takesChangesInFlight: Bool
   /// The registration's state in its registrar's machine: active, until ``RegistrarState``
   /// ends it (a removal, or the end of the object), under the object's property lock. Read
   /// without a lock by deliveries, before each call of the handler.
   @usableFromInline final let active = Atomic<Bool>(true)
-  /// The registrar context whose lists hold this trigger (the trigger keeps it alive, not the
-  /// object or the registrar), and the key there.
-  final let context: RegistrarContext
-  final let keyIndex: Int
-  /// Gets a change in flight when it was registered (see
-  /// ``ObservingOptions/takesChangesInFlight`` and ``ChangeFrame``).
-  final let takesChangesInFlight: Bool
+
+  /// The key's index in its class's table.
+  final var keyIndex: Int { Int(keyIndexStorage) }
 
   init(
     order: UInt64, context: RegistrarContext, keyIndex: Int, isTyped: Bool,
@@ -35,7 +42,7 @@ class Trigger: Observation, @unchecked Sendable {
   ) {
     self.order = order
     self.context = context
-    self.keyIndex = keyIndex
+    keyIndexStorage = UInt16(keyIndex)
     self.isTyped = isTyped
     wantsOld = options.contains(.old)
     wantsNew = options.contains(.new)
