@@ -207,6 +207,39 @@ struct IndexedAccessorTests {
       ])
   }
 
+  @Test(
+    "observing an operator over a key of every element, a mutation reads the elements it changes, not the relationship, and the value is computed once"
+  )
+  func operatorObservationReadsTheChangeOnly() throws {
+    /// The `element` accessor's calls for an insertion, a replacement and a removal in the
+    /// middle of 1,000 parcels, with `path` observed, and what the observer heard.
+    func reads(observing path: String) throws -> (reads: Int, heard: [String]) {
+      let van = Van()
+      van.storage = (0..<1_000).map { Parcel(Double($0)) }
+      let heard = Log<String>()
+      let token = try van.observe(path, options: [.old, .new]) { change in
+        func text(_ value: Any??) -> String { (value ?? nil).map { "\($0)" } ?? "-" }
+        heard.append("\(change.kind) \(text(change.oldValue)) \(text(change.newValue))")
+      }
+      // The first change after the registration reads the relationship (see ChangeWindows).
+      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [0], elements: [Parcel(-1)])
+      van.elementReads = 0
+      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [500], elements: [Parcel(-2)])
+      try van.mutateToMany(.replacement, forKeyPath: "parcels", at: [400], elements: [Parcel(-3)])
+      try van.mutateToMany(.removal, forKeyPath: "parcels", at: [600])
+      withExtendedLifetime(token) {}
+      return (van.elementReads, Array(heard.all.dropFirst()))
+    }
+    let relationship = try reads(observing: "parcels")
+    let sum = try reads(observing: "parcels.@sum.weight")
+    #expect(sum.reads == relationship.reads)
+    // 0 + … + 999 = 499,500; then −1, −2, −399 − 3, −598.
+    #expect(
+      sum.heard == [
+        "setting 499499.0 499497.0", "setting 499497.0 499095.0", "setting 499095.0 498497.0",
+      ])
+  }
+
   @Test("a bad mutation throws before any accessor runs, and notifies nobody")
   func badMutations() throws {
     let van = Van()

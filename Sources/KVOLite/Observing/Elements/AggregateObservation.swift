@@ -8,7 +8,11 @@ import Foundation
 /// It follows the key on the elements of each relationship (see ``SerialObservation``), and
 /// hears of changes of every other path the value depends on — the relationships and the
 /// objects on the way to them among them — through one ``PathObservation``, so that one change
-/// of them is one notification; a relationship is read again after each. Whatever changes, it delivers a ``KeyValueChangeKind/setting`` of whole values: `new`
+/// of them is one notification; a relationship is read again after each. An operator over a
+/// chain of stored keys (`items.@sum.weight`, not `@count`) follows its relationship instead,
+/// as an ``ElementObservation`` does: an insertion, removal or replacement of elements is taken
+/// as it was made (see ``ChangeWindows``), and the value computed once per change. Whatever
+/// changes, it delivers a ``KeyValueChangeKind/setting`` of whole values: `new`
 /// computed when the change is taken, `old` the value delivered last (the value when the
 /// observation began, at first), so each old value is the previous new one. Once the threads
 /// changing the model are done, the last value delivered is the model's.
@@ -30,8 +34,13 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
   /// The value delivered last. Guarded by the lock.
   private var last: Value?
   /// The observation of the paths the value depends on, but for the element keys: re-wired
-  /// after a change of elements, which may change where a derived to-one leads.
+  /// after a change of elements, which may change where a derived to-one leads. `nil` when
+  /// the operator's relationship is followed (``followsRelationship``).
   private var others: PathObservation?
+  /// Whether the operator's relationship is followed as an element observation follows it
+  /// (its changes taken as made), rather than heard of as another path and read again. Set
+  /// before any change is taken.
+  private var followsRelationship = false
 
   override var acceptsReadOnlyKeys: Bool { true }
 
@@ -85,6 +94,19 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
       compute: compute, handler: handler)
     observation.beginStart()
     do {
+      if let (op, _, _) = `operator`, op != .count, expansion.elements.isEmpty,
+        expansion.branches.count == 1, expansion.wiringFrom == 1,
+        steps.allSatisfy({ $0.entry.role != .derived })
+      {
+        // An operator over the elements of a chain of stored keys (`items.@sum.weight`): the
+        // relationship is followed as an element observation follows it, so that an insertion
+        // or a removal is taken as it was made (see ``ChangeWindows``), in O(changed
+        // elements), and the value is computed once per change.
+        observation.followsRelationship = true
+        try observation.follow(0, of: root, options: options.intersection(.prior).union(.new))
+        try observation.takeElements()
+        return (ObservationToken(observation), { observation.begin(options) })
+      }
       let others = TypedPathObservation<Root, Value>(
         root: root, branches: expansion.branches, wiringFrom: expansion.wiringFrom,
         isExactToMany: false, isDerived: true,
@@ -144,8 +166,20 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
     let root = unsafeDowncast(object, to: Root.self)
     let isPrior: Bool
     switch change {
-    case .relationship:
-      return  // Relationships are heard of as other paths.
+    case .relationship(let membership, let kind, let indexes, _, let prior, let snapshot, let objects):
+      // Unless followed, relationships are heard of as other paths.
+      guard followsRelationship else { return }
+      isPrior = prior
+      if !prior {
+        if let snapshot {
+          guard update(membership, to: snapshot, wantsMembers: false) != nil else { return }
+        } else {
+          // Nothing if the change does not fit the members (the windows then read the next
+          // change again), as for an element observation.
+          guard let indexes, applyAsMade(membership, kind, at: indexes, objects: objects) != nil
+          else { return }
+        }
+      }
     case .element(let membership, let id, let prior):
       isPrior = prior
       if prior {
