@@ -1,5 +1,5 @@
 /// The command line of `kvolite-benchmarks`: `kvolite-benchmarks [--quick] [--filter TEXT]
-/// [--contender NAME] [--help]`.
+/// [--contender NAME] [--operations N] [--help]`.
 struct BenchmarkOptions: Equatable {
   /// Fewer rounds and shorter batches: a quick look, not figures to quote.
   var quick = false
@@ -7,13 +7,18 @@ struct BenchmarkOptions: Equatable {
   var filter: String?
   /// Runs this contender only (for profiling; no ratios then).
   var contender: String?
+  /// Runs each selected contender's operation this many times, untimed, and prints only the
+  /// side effect: for counting instructions (callgrind), where the difference between two
+  /// counts cancels the set-up.
+  var operations: Int?
   var showHelp = false
 
   /// The exit status of a command line that cannot be understood (`EX_USAGE`).
   static let usageStatus: Int32 = 64
 
   static let usage = """
-    usage: kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME] [--help]
+    usage: kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME] [--operations N]
+                              [--help]
 
     Times every workload for every contender, interleaved in one process, and prints medians,
     the spread and the ratio to the fair floor of the same run. Build it in release mode:
@@ -23,6 +28,10 @@ struct BenchmarkOptions: Equatable {
       --filter TEXT      only the workloads whose name contains TEXT (for example "A'" or "D2")
       --contender NAME   only the contender NAME, for profiling (no ratios then); NAME is one
                          of the contenders the report lists, such as KVOLite or floor
+      --operations N     time nothing: run the operation of each timed workload (A to DK)
+                         and contender selected N times, for counting instructions
+                         (valgrind --tool=callgrind; compare two counts, so that the
+                         set-up cancels)
       -h, --help         print this help and do nothing else
 
     exit status: 0 when every workload ran, 1 when a contender failed its sanity check (it did
@@ -43,11 +52,20 @@ struct BenchmarkOptions: Equatable {
       switch argument {
       case "--quick": options.quick = true
       case "--help", "-h": options.showHelp = true
-      case "--filter", "--contender":
+      case "--filter", "--contender", "--operations":
         guard let value = remaining.popFirst() else {
           throw UsageError(description: "\(argument) needs a value")
         }
-        if argument == "--filter" { options.filter = value } else { options.contender = value }
+        switch argument {
+        case "--filter": options.filter = value
+        case "--contender": options.contender = value
+        default:
+          guard let count = Int(value), count >= 0 else {
+            throw UsageError(
+              description: "--operations needs a count of 0 or more, not \"\(value)\"")
+          }
+          options.operations = count
+        }
       default:
         throw UsageError(
           description: argument.hasPrefix("-")

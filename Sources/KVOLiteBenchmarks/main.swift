@@ -1,6 +1,7 @@
 // kvolite-benchmarks: every workload for every contender, interleaved, in one process,
 // as ratios to the fair floor of the same run. Build in release mode:
 //   swift run -c release kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME]
+//     [--operations N]
 // See BenchmarkOptions.usage (--help) for the options and the exit status.
 import Foundation
 
@@ -48,6 +49,20 @@ do {
     contenderNames: workloads.flatMap { $0.contenders.map(\.name) })
 } catch {
   usageError(error.description)
+}
+
+if let operations = options.operations {
+  if let filter, !workloads.contains(where: { $0.name.contains(filter) }) {
+    usageError("--operations runs the timed workloads; no timed workload's name contains \"\(filter)\"")
+  }
+  // Counting instructions: each selected case built, run `operations` times, nothing timed.
+  for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
+    for contender in workload.contenders where options.contender.map({ contender.name == $0 }) ?? true {
+      contender.make().run(operations)
+    }
+  }
+  print("side effect total: \(Effect.total)")
+  exit(0)
 }
 
 Report.printHeader(rounds: harness.rounds)

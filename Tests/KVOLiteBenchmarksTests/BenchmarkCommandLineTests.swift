@@ -13,6 +13,10 @@ struct BenchmarkCommandLineTests {
     #expect(
       try BenchmarkOptions.parse(["--quick", "--filter", "A'", "--contender", "floor (Int)", "-h"])
         == BenchmarkOptions(quick: true, filter: "A'", contender: "floor (Int)", showHelp: true))
+    #expect(
+      try BenchmarkOptions.parse(["--operations", "22000", "--filter", "D2"])
+        == BenchmarkOptions(filter: "D2", operations: 22000))
+    #expect(try BenchmarkOptions.parse(["--operations", "0"]) == BenchmarkOptions(operations: 0))
   }
 
   @Test(
@@ -23,6 +27,11 @@ struct BenchmarkCommandLineTests {
       (["A"], #"unexpected argument "A""#),
       (["--filter"], "--filter needs a value"),
       (["--quick", "--contender"], "--contender needs a value"),
+      (["--operations"], "--operations needs a value"),
+      (["--operations", "-1"], #"--operations needs a count of 0 or more, not "-1""#),
+      (["--operations", "1e3"], #"--operations needs a count of 0 or more, not "1e3""#),
+      (["--operations", "99999999999999999999"],
+       #"--operations needs a count of 0 or more, not "99999999999999999999""#),
     ])
   func invalid(arguments: [String], message: String) {
     #expect(throws: BenchmarkOptions.UsageError(description: message)) {
