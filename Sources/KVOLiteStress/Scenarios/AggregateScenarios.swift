@@ -45,6 +45,11 @@ enum AggregateScenarios {
         }
         let inside = EndingObserver(endsInside: 10)
         inside.token = crate.observe(\.totalVolume) { [weak inside] _, _ in inside?.delivered() }
+        // An operator that follows its relationship (changes taken as made) ends inside too.
+        let insideSum = EndingObserver(endsInside: 7)
+        insideSum.token = try crate.observe("bottles.@sum.volume") { [weak insideSum] _ in
+          insideSum?.delivered()
+        }
         race(workers: 4) { worker in
           for index in 0..<operations {
             if worker == 3, index == operations / 2 { other.end() }
@@ -65,10 +70,12 @@ enum AggregateScenarios {
         }
         report.expect("\(name): calls after invalidate() returned", other.late, 0)
         report.expect("\(name): calls after invalidating inside", inside.late, 0)
+        report.expect("\(name): @sum calls after invalidating inside", insideSum.late, 0)
         delivered += total.changes + tracks.map(\.changes).reduce(0, +)
         derived.invalidate()
         for token in tokens { token.invalidate() }
         inside.end()
+        insideSum.end()
         report.expect(
           "\(name): observations left on the elements",
           pool.map(\.observationRegistrar.triggerCount).reduce(0, +), 0)
