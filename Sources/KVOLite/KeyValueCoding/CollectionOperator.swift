@@ -112,6 +112,18 @@ enum Number {
   case decimal(Decimal)
 
   init?(_ value: Any) {
+    // The usual element types first, by their exact type: a failed cast to `Int` or to
+    // `any BinaryInteger` costs more than the sum itself (an operator observation computes its
+    // value over every element on each change).
+    let type = Swift.type(of: value)
+    if type == Double.self {
+      self = .double(value as! Double)
+      return
+    }
+    if type == Int.self {
+      self = .int(value as! Int)
+      return
+    }
     switch value {
     case let value as Int: self = .int(value)
     case let value as any BinaryInteger:

@@ -20,10 +20,10 @@ struct ElementMembership {
   /// Whether the relationship was there (not cut by a `nil` relationship before it).
   private(set) var isPresent = false
   private(set) var count = 0
-  /// The element at each place: one reference per place (8 bytes, so that an insert in the
-  /// middle moves no more than the relationship's own array does), to its entry in `watched`,
-  /// which keeps its value.
-  private var placed: [Watched] = []
+  /// The element at each place: one reference per place to its entry in `watched`, which keeps
+  /// its value; in blocks (see ``BlockList``), so that an insertion or a removal in the middle
+  /// moves one block, not every place after it.
+  private var placed = BlockList<Watched>()
   /// The observation of the followed key of each distinct element, by identity, with its value
   /// and its number of places; the element weakly, so that an element released meanwhile is
   /// never taken for a new one at its address.
@@ -118,15 +118,18 @@ struct ElementMembership {
     }
     readings += 1
     let reading = readings
-    placed = snapshot.objects.map { object in
+    var elements: [Watched] = []
+    elements.reserveCapacity(snapshot.objects.count)
+    for object in snapshot.objects {
       let element = watched[ObjectIdentifier(object)]!
       if element.mark != reading {
         element.mark = reading
         element.places = 0
       }
       element.places += 1
-      return element
+      elements.append(element)
     }
+    placed = BlockList(elements)
     for element in watched.values where element.mark != reading {
       watched.removeValue(forKey: element.id)
       if let token = element.token { ended.append(token) }
@@ -216,7 +219,7 @@ struct ElementMembership {
     if element.places == 1, let place = placed.firstIndex(where: { $0 === element }) {
       return [place]
     }
-    return placed.indices.filter { placed[$0] === element }
+    return placed.enumerated().filter { $0.element === element }.map(\.offset)
   }
 
   /// Gives element `id` its new value at every place it has; returns the places and the
@@ -235,7 +238,7 @@ struct ElementMembership {
   mutating func endAll() -> [ObservationToken] {
     defer {
       watched = [:]
-      placed = []
+      placed = BlockList()
     }
     return watched.values.compactMap(\.token)
   }
