@@ -69,7 +69,7 @@ final class AccessorSlot<Root: AnyObject, Value>: @unchecked Sendable {
   private let keyPathType: ReferenceWritableKeyPath<Root, Value>.Type
   /// The key path once known, type-erased for the same reason (loading it calls no generic
   /// code).
-  private let found = AtomicLazyReference<AnyKeyPath>()
+  private let found = OnceReference<AnyKeyPath>()
   private let searched = Atomic<Int>(-1)
 
   /// The slot of the property of `Root` whose storage is at `offset`.

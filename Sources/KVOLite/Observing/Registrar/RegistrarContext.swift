@@ -32,7 +32,7 @@ final class RegistrarContext: @unchecked Sendable {
   @usableFromInline let table: KeyTable
   /// Swift Observation's registrar of the object, made on the first tracked read of an object
   /// whose class is `Observable` (see ``SwiftObservationBox``); one word otherwise.
-  private let swiftBox = AtomicLazyReference<SwiftObservationBox>()
+  private let swiftBox = OnceReference<SwiftObservationBox>()
 
   /// A context for the object at `objectAddress`, whose class's keys are `table`.
   init(objectAddress: UnsafeRawPointer, table: KeyTable) {
