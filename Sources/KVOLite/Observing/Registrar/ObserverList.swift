@@ -43,7 +43,7 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
     @usableFromInline var recordKinds: UInt8 = 0
 
     init(keyIndex: Int, slots: Int) {
-      keyIndexStorage = UInt16(keyIndex)
+      keyIndexStorage = UInt16(truncatingIfNeeded: keyIndex)  // The table's limit.
       self.slots = UInt32(slots)
     }
 

@@ -88,16 +88,11 @@ struct RegistrarState {
   }
 
   /// Adds `trigger` to the list of its key: in place when the list is idle and has room,
-  /// otherwise in a copy (or a new list) that replaces it.
-  mutating func add(_ trigger: Trigger) -> Added {
-    // A key's first list has one slot, since most keys are observed once (a second observer
-    // makes a copy with room to grow; see ``ObserverList/copy(inserting:removing:)``).
-    add(trigger, firstListSlots: 1)
-  }
-
-  /// ``add(_:)``, with `firstListSlots` slots in a key's first list (tests make lists with
-  /// room).
-  mutating func add(_ trigger: Trigger, firstListSlots: Int) -> Added {
+  /// otherwise in a copy (or a new list) that replaces it. A key's first list has
+  /// `firstListSlots` slots: one, since most keys are observed once (a second observer makes a
+  /// copy with room to grow; see ``ObserverList/copy(inserting:removing:)``); tests make lists
+  /// with room.
+  mutating func add(_ trigger: Trigger, firstListSlots: Int = 1) -> Added {
     guard phase == .open else { return .refused }
     let key = trigger.keyIndex
     guard let old = lists[key] else {

@@ -42,7 +42,7 @@ class Trigger: Observation, @unchecked Sendable {
   ) {
     self.order = order
     self.context = context
-    keyIndexStorage = UInt16(keyIndex)
+    keyIndexStorage = UInt16(truncatingIfNeeded: keyIndex)  // The table's limit.
     self.isTyped = isTyped
     wantsOld = options.contains(.old)
     wantsNew = options.contains(.new)
