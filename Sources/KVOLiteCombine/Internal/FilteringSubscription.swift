@@ -26,7 +26,8 @@ enum FilteringStep<Output, Failure: Error> {
 ///
 /// Subclasses implement ``receive(_:)`` (values arrive one at a time): under the lock,
 /// ``admitLocked()`` then a copy of ``downstream``, then the work outside it. They keep their
-/// closures in ``Slot``s that ``takeClosures()`` empties. Thread-safe.
+/// closures in optional stored properties (or ``Slot``s) that ``takeClosures()`` empties.
+/// Thread-safe.
 @usableFromInline
 class FilteringSubscription<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
   Subscription,
@@ -159,8 +160,10 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
   @usableFromInline typealias Step = (Input) -> FilteringStep<Downstream.Input, Downstream.Failure>
 
   @usableFromInline let name: String
-  /// What to do with a value; emptied when the subscription ends.
-  @usableFromInline let body: Slot<Step>
+  /// What to do with a value; `nil` once the subscription ended. A stored optional closure,
+  /// not a ``Slot``: a closure's layout does not depend on its types, so this unspecialized
+  /// class reads it without looking up the function type's metadata. Behind `lock`.
+  @exclusivity(unchecked) @usableFromInline var body: Step?
 
   @inlinable init(
     downstream: Downstream, name: String,
@@ -168,7 +171,7 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
     body: @escaping Step
   ) {
     self.name = name
-    self.body = Slot(body)
+    self.body = body
     super.init(downstream: downstream, mapFailure: mapFailure)
   }
 
@@ -178,7 +181,8 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
       lock.unlock()
       return .none
     }
-    let (downstream, step) = (self.downstream.value, body.value)
+    // Present: the subscription has not ended (`admitLocked()`).
+    let (downstream, step) = (self.downstream.value, body!)
     lock.unlock()
     switch step(input) {
     case .send(let output): return downstream.receive(output)
@@ -189,6 +193,9 @@ final class StepSubscription<Downstream: Subscriber, Input, UpstreamFailure: Err
     return .none
   }
 
-  @usableFromInline override func takeClosures() -> Any? { body.take() }
+  @usableFromInline override func takeClosures() -> Any? {
+    defer { body = nil }
+    return body
+  }
   @usableFromInline override var description: String { name }
 }
