@@ -53,11 +53,13 @@ do {
 
 if let operations = options.operations {
   if let filter, !workloads.contains(where: { $0.name.contains(filter) }) {
-    usageError("--operations runs the timed workloads; no timed workload's name contains \"\(filter)\"")
+    usageError(
+      "--operations runs the timed workloads; no timed workload's name contains \"\(filter)\"")
   }
   // Counting instructions: each selected case built, run `operations` times, nothing timed.
   for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
-    for contender in workload.contenders where options.contender.map({ contender.name == $0 }) ?? true {
+    for contender in workload.contenders
+    where options.contender.map({ contender.name == $0 }) ?? true {
       contender.make().run(operations)
     }
   }

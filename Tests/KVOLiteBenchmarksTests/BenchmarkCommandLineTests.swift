@@ -30,8 +30,10 @@ struct BenchmarkCommandLineTests {
       (["--operations"], "--operations needs a value"),
       (["--operations", "-1"], #"--operations needs a count of 0 or more, not "-1""#),
       (["--operations", "1e3"], #"--operations needs a count of 0 or more, not "1e3""#),
-      (["--operations", "99999999999999999999"],
-       #"--operations needs a count of 0 or more, not "99999999999999999999""#),
+      (
+        ["--operations", "99999999999999999999"],
+        #"--operations needs a count of 0 or more, not "99999999999999999999""#
+      ),
     ])
   func invalid(arguments: [String], message: String) {
     #expect(throws: BenchmarkOptions.UsageError(description: message)) {
@@ -69,12 +71,35 @@ struct BenchmarkCommandLineTests {
     }
   }
 
+  @Test("--operations runs the chosen operations untimed and prints only the side effect")
+  func operations() throws {
+    // D2's floor consumes nothing, in its set-up or its operations.
+    let mirror = try ExecutableProcess.run(
+      "kvolite-benchmarks", ["--operations", "10", "--filter", "D2", "--contender", "floor"])
+    #expect(
+      mirror == ExecutableProcess.Result(stdout: "side effect total: 0\n", stderr: "", status: 0))
+    // A's floor with one observer consumes each value it sets once: N sets, N pooled values.
+    for count in [0, 7, 30] {
+      let sets = try ExecutableProcess.run(
+        "kvolite-benchmarks",
+        ["--operations", "\(count)", "--filter", "A  set, K = 1 ", "--contender", "floor"])
+      #expect(
+        sets
+          == ExecutableProcess.Result(
+            stdout: "side effect total: \(count * Pool.length)\n", stderr: "", status: 0))
+    }
+  }
+
   @Test("bad usage prints the error and the usage on standard error and exits with 64")
   func usageError() throws {
     let cases = [
       (["--frob"], #"unknown option "--frob""#),
       (["--quick", "--filter"], "--filter needs a value"),
       (["--filter", "no such workload"], #"no workload's name contains "no such workload""#),
+      (
+        ["--operations", "5", "--filter", "M1"],
+        #"--operations runs the timed workloads; no timed workload's name contains "M1""#
+      ),
     ]
     for (arguments, message) in cases {
       let result = try ExecutableProcess.run("kvolite-benchmarks", arguments)

@@ -166,7 +166,8 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
     let root = unsafeDowncast(object, to: Root.self)
     let isPrior: Bool
     switch change {
-    case .relationship(let membership, let kind, let indexes, _, let prior, let snapshot, let objects):
+    case .relationship(
+      let membership, let kind, let indexes, _, let prior, let snapshot, let objects):
       // Unless followed, relationships are heard of as other paths.
       guard followsRelationship else { return }
       isPrior = prior
