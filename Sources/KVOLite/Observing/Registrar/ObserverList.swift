@@ -22,12 +22,14 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   // Shared between threads under the rules above; the gate is only accessed atomically.
 
   /// 24 bytes, so that a list of one observer takes 56 bytes, one 64-byte heap block
-  /// (Performance article, row M1). The counts are read as `Int`.
+  /// (Performance article, row M1).
   @usableFromInline
   struct Header {
     /// The gate's word (an ``InFlightGate``); accessed only through ``ObserverList/gate``.
     @usableFromInline var gateStorage: UInt = 0
+    /// Slots in use, with observers or emptied by a removal.
     @usableFromInline var countStorage: UInt32 = 0
+    /// Slots with an observer.
     @usableFromInline var liveStorage: UInt32 = 0
     /// Slots the list was made with, the most it holds. The buffer may have more room (the
     /// allocator rounds its size up, differently from one allocation to the next); it is left
@@ -35,7 +37,7 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
     @usableFromInline var slots: UInt32
     /// The key whose observers these are (``KeyTable`` allows at most `UInt16.max` keys).
     @usableFromInline let keyIndexStorage: UInt16
-    /// ``needsWillPhase``, ``wantsOld`` and ``takesChangesInFlight``, one bit each.
+    /// ``needsWillPhase``, ``wantsOld`` and ``takesChangesInFlight``, one bit each (below).
     @usableFromInline var flags: UInt8 = 0
     /// Which option combinations typed observers use: bit
     /// `(wantsOld ? 2 : 0) + (wantsNew ? 1 : 0)` is set for each, so that a delivery builds only
@@ -47,36 +49,19 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
       self.slots = UInt32(slots)
     }
 
-    @inlinable var keyIndex: Int { Int(keyIndexStorage) }
-    /// Slots in use, with observers or emptied by a removal.
-    @inlinable var count: Int {
-      get { Int(countStorage) }
-      set { countStorage = UInt32(newValue) }
-    }
-    /// Slots with an observer.
-    @inlinable var live: Int {
-      get { Int(liveStorage) }
-      set { liveStorage = UInt32(newValue) }
-    }
-    /// A set needs a will-phase: some observer wants a prior notification, or is a link of a
-    /// path observation (which reads its old value through the chain at will-time). May stay
-    /// set after the observer that needed it is removed (until the list is next copied).
-    @inlinable var needsWillPhase: Bool {
-      get { flags & 1 != 0 }
-      set { flags = newValue ? flags | 1 : flags & ~1 }
-    }
-    /// Some typed observer wants the old value (may stay set, as above).
-    @inlinable var wantsOld: Bool {
-      get { flags & 2 != 0 }
-      set { flags = newValue ? flags | 2 : flags & ~2 }
-    }
-    /// Some observer takes changes in flight (see ``RegistrarState/lateList(key:after:)``;
-    /// may stay set, as above).
-    @inlinable var takesChangesInFlight: Bool {
-      get { flags & 4 != 0 }
-      set { flags = newValue ? flags | 4 : flags & ~4 }
-    }
+    /// The bits of ``flags``: a set needs a will-phase (some observer wants a prior
+    /// notification, or is a link of a path observation, which reads its old value through the
+    /// chain at will-time); some typed observer wants the old value; some observer takes
+    /// changes in flight (see ``RegistrarState/lateList(key:after:)``). A bit may stay set after
+    /// the observer that needed it is removed (until the list is next copied).
+    @usableFromInline static let needsWillPhase: UInt8 = 1
+    @usableFromInline static let wantsOld: UInt8 = 2
+    @usableFromInline static let takesChangesInFlight: UInt8 = 4
   }
+
+  // The header's fields are read one by one, through the header's address (`pointee.field`),
+  // never as a whole: a copy of the header would read the gate's word, which deliveries write
+  // atomically while the registrar reads a busy list's counts.
 
   /// One slot: an observer, retained by the list, or `nil` once it was removed in place. The
   /// registration order stays, so that the slots remain sorted for binary search. (Unmanaged,
@@ -97,10 +82,10 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
     let made = unsafeDowncast(list, to: ObserverList.self)
     made.withUnsafeMutablePointers { header, entries in
       for trigger in triggers {
-        (entries + header.pointee.count).initialize(
+        (entries + Int(header.pointee.countStorage)).initialize(
           to: Entry(order: trigger.order, trigger: .passRetained(trigger)))
-        header.pointee.count += 1
-        header.pointee.noteAdded(trigger)
+        header.pointee.countStorage += 1
+        ObserverList.noteAdded(trigger, to: header)
       }
     }
     return made
@@ -108,20 +93,25 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
 
   deinit {
     withUnsafeMutablePointers { header, entries in
-      for index in 0..<header.pointee.count { entries[index].trigger?.release() }
-      entries.deinitialize(count: header.pointee.count)
+      let count = Int(header.pointee.countStorage)
+      for index in 0..<count { entries[index].trigger?.release() }
+      entries.deinitialize(count: count)
     }
   }
 
   // The header is read through its pointer: reading `header` would check exclusivity at run
   // time, and deliveries read it only while no one writes it (see above).
-  @inlinable var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
-  @inlinable var live: Int { withUnsafeMutablePointerToHeader { $0.pointee.live } }
-  @inlinable var keyIndex: Int { withUnsafeMutablePointerToHeader { $0.pointee.keyIndex } }
-  @inlinable var needsWillPhase: Bool {
-    withUnsafeMutablePointerToHeader { $0.pointee.needsWillPhase }
+  @inlinable var count: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.countStorage) } }
+  @inlinable var live: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.liveStorage) } }
+  @inlinable var keyIndex: Int {
+    withUnsafeMutablePointerToHeader { Int($0.pointee.keyIndexStorage) }
   }
-  @inlinable var wantsOld: Bool { withUnsafeMutablePointerToHeader { $0.pointee.wantsOld } }
+  @inlinable var needsWillPhase: Bool {
+    withUnsafeMutablePointerToHeader { $0.pointee.flags & Header.needsWillPhase != 0 }
+  }
+  @inlinable var wantsOld: Bool {
+    withUnsafeMutablePointerToHeader { $0.pointee.flags & Header.wantsOld != 0 }
+  }
   @inlinable var recordKinds: UInt8 { withUnsafeMutablePointerToHeader { $0.pointee.recordKinds } }
 
   /// The gate deliveries enter while they iterate the list, in the header.
@@ -136,14 +126,14 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   /// Whether a delivery iterates the list now.
   @inlinable var isInFlight: Bool { !gate.pointee.isIdle }
   @inlinable var takesChangesInFlight: Bool {
-    withUnsafeMutablePointerToHeader { $0.pointee.takesChangesInFlight }
+    withUnsafeMutablePointerToHeader { $0.pointee.flags & Header.takesChangesInFlight != 0 }
   }
 
   /// Calls `body` with each observer in order, not retained (the list holds them).
   @inlinable
   func forEachTrigger(_ body: (Trigger) throws -> Void) rethrows {
     try withUnsafeMutablePointers { header, entries in
-      for index in 0..<header.pointee.count {
+      for index in 0..<Int(header.pointee.countStorage) {
         try entries[index].trigger?._withUnsafeGuaranteedRef(body)
       }
     }
@@ -161,13 +151,14 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   func slot(of trigger: Trigger) -> Int? {
     withUnsafeMutablePointers { header, entries -> Int? in
       var low = 0
-      var high = header.pointee.count
+      let count = Int(header.pointee.countStorage)
+      var high = count
       while low < high {
         let middle = (low + high) / 2
         if entries[middle].order < trigger.order { low = middle + 1 } else { high = middle }
       }
       // Several links of one path observation share its order.
-      while low < header.pointee.count, entries[low].order == trigger.order {
+      while low < count, entries[low].order == trigger.order {
         if entries[low].trigger?.toOpaque() == Unmanaged.passUnretained(trigger).toOpaque() {
           return low
         }
@@ -185,15 +176,15 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   /// iterates the list.
   func appendInPlace(_ trigger: Trigger) -> Bool {
     withUnsafeMutablePointers { header, entries in
-      let count = header.pointee.count
+      let count = Int(header.pointee.countStorage)
       guard count < Int(header.pointee.slots),
         count == 0 || entries[count - 1].order <= trigger.order
       else {
         return false
       }
       (entries + count).initialize(to: Entry(order: trigger.order, trigger: .passRetained(trigger)))
-      header.pointee.count += 1
-      header.pointee.noteAdded(trigger)
+      header.pointee.countStorage += 1
+      ObserverList.noteAdded(trigger, to: header)
       return true
     }
   }
@@ -206,7 +197,7 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   /// when no delivery iterates the list.
   func removeInPlace(at slot: Int) -> Trigger? {
     withUnsafeMutablePointers { header, entries in
-      defer { header.pointee.live -= 1 }
+      defer { header.pointee.liveStorage -= 1 }
       return entries[slot].trigger.take()?.takeRetainedValue()
     }
   }
@@ -225,13 +216,13 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
   }
 }
 
-extension ObserverList.Header {
-  /// Adds what `trigger` needs to the flags.
-  mutating func noteAdded(_ trigger: Trigger) {
-    live += 1
-    needsWillPhase = needsWillPhase || trigger.wantsPrior || !trigger.isTyped
-    wantsOld = wantsOld || (trigger.isTyped && trigger.wantsOld)
-    takesChangesInFlight = takesChangesInFlight || trigger.takesChangesInFlight
-    recordKinds |= 1 << ((trigger.wantsOld ? 2 : 0) + (trigger.wantsNew ? 1 : 0))
+extension ObserverList {
+  /// Adds what `trigger` needs to the header's counts and flags, field by field.
+  static func noteAdded(_ trigger: Trigger, to header: UnsafeMutablePointer<Header>) {
+    header.pointee.liveStorage += 1
+    if trigger.wantsPrior || !trigger.isTyped { header.pointee.flags |= Header.needsWillPhase }
+    if trigger.isTyped && trigger.wantsOld { header.pointee.flags |= Header.wantsOld }
+    if trigger.takesChangesInFlight { header.pointee.flags |= Header.takesChangesInFlight }
+    header.pointee.recordKinds |= 1 << ((trigger.wantsOld ? 2 : 0) + (trigger.wantsNew ? 1 : 0))
   }
 }
