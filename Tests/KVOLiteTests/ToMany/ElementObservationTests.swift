@@ -41,6 +41,37 @@ struct ElementObservationTests {
       "\(change.isPrior ? "prior " : "")\(change.kind) [\(indexes)] \(text(change.oldValue)) \(text(change.newValue))"
   }
 
+  @Test(
+    "an element's change is reported at its index after insertions and removals before it moved it"
+  )
+  func elementChangesAfterMoves() throws {
+    let shipment = Shipment()
+    let boxes = (0..<10).map { Box(Double($0)) }
+    shipment.boxes = boxes
+    let log = Log<String>()
+    let token = try shipment.observe("boxes.weight", options: [.new]) {
+      log.append(Self.record($0))
+    }
+    let proxy = shipment.mutableArrayValue(for: \.boxes)
+    boxes[5].weight = 50  // Where it was placed.
+    try proxy.insert(Box(-1), at: 0)  // (The first change after the start is read again.)
+    boxes[5].weight = 51  // One place further.
+    _ = try proxy.remove(at: 9)
+    _ = try proxy.remove(at: 0)
+    boxes[5].weight = 52  // Back, one place before: beside where it was last seen.
+    for _ in 0..<3 { _ = try proxy.remove(at: 0) }
+    boxes[5].weight = 53  // Three places before: found by a scan.
+    boxes[5].weight = 54  // Where the scan found it.
+    try proxy.insert(Box(-2), at: 0)
+    boxes[5].weight = 55  // One place after where it was last seen.
+    #expect(
+      log.all.filter { $0.hasPrefix("replacement") } == [
+        "replacement [5] - [50.0]", "replacement [6] - [51.0]", "replacement [5] - [52.0]",
+        "replacement [2] - [53.0]", "replacement [2] - [54.0]", "replacement [3] - [55.0]",
+      ])
+    _ = token
+  }
+
   @Test("a change of any element's key is a replacement at its index, with its old and new value")
   func elementChanges() throws {
     let shipment = Shipment()

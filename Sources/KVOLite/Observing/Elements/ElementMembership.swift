@@ -48,6 +48,10 @@ struct ElementMembership {
     var places = 0
     /// The last ``ElementMembership/take(_:fresh:keepingOld:)`` that found it in place.
     var mark = 0
+    /// A place where it was last seen, looked at first (and beside it) when its key changes:
+    /// an insertion or removal before it moves it, so a hint is checked, and the places
+    /// scanned when it is wrong.
+    var hint = 0
 
     init(_ object: AnyObject, token: ObservationToken?, value: Any?) {
       id = ObjectIdentifier(object)
@@ -125,6 +129,7 @@ struct ElementMembership {
       if element.mark != reading {
         element.mark = reading
         element.places = 0
+        element.hint = elements.count
       }
       element.places += 1
       elements.append(element)
@@ -178,6 +183,7 @@ struct ElementMembership {
         let element = watched[id]!
         placed.insert(element, at: index)
         element.places += 1
+        element.hint = index
         new.append(element.value)
       }
       count += inserted.count
@@ -192,6 +198,7 @@ struct ElementMembership {
         element.places += 1
         leave(placed[index], &ended)
         placed[index] = element
+        element.hint = index
         new.append(element.value)
       }
     case .setting:
@@ -213,13 +220,21 @@ struct ElementMembership {
     watched[id]?.object as? any KeyValueObservable
   }
 
-  /// The places of element `id`, in ascending order.
+  /// The places of element `id`, in ascending order. An element in one place is looked for at
+  /// its hint and beside it first (O(blocks) each), then by a scan of the places (O(count)).
   func places(of id: ObjectIdentifier) -> [Int] {
     guard let element = watched[id] else { return [] }
-    if element.places == 1, let place = placed.firstIndex(where: { $0 === element }) {
+    guard element.places == 1 else {
+      return placed.enumerated().filter { $0.element === element }.map(\.offset)
+    }
+    for place in [element.hint, element.hint + 1, element.hint - 1]
+    where place >= 0 && place < placed.count && placed[place] === element {
+      element.hint = place
       return [place]
     }
-    return placed.enumerated().filter { $0.element === element }.map(\.offset)
+    guard let place = placed.firstIndex(where: { $0 === element }) else { return [] }
+    element.hint = place
+    return [place]
   }
 
   /// Gives element `id` its new value at every place it has; returns the places and the
