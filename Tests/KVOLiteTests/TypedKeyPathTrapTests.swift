@@ -52,6 +52,18 @@ struct TypedKeyPathTrapTests {
         #"Person.observableKeys: "a.b" is not a valid key name; "firstName" is declared twice"#))
   }
 
+  @Test("a class of more than 65,535 keys stops the program, saying so (a key's index is 16 bits)")
+  func tooManyKeys() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = ObservableKeys<Person>((0...65_535).map { .attribute("key\($0)", \.firstName) })
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains("Person.observableKeys: 65536 keys are more than the 65535 a class may have")
+    )
+  }
+
   @Test("a declared key that is not @Observed stops the program, naming the type and the key")
   func notObserved() async throws {
     let result = try #require(

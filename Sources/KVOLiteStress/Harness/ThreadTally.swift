@@ -21,7 +21,7 @@ final class ThreadTally: @unchecked Sendable {
   init(kinds: Int) {
     self.kinds = kinds
     let status = pthread_key_create(&key) { $0?.deallocate() }
-    precondition(status == 0, "kvolite-stress: pthread_key_create failed (\(status))")
+    if status != 0 { fatalError("kvolite-stress: pthread_key_create failed (\(status))") }
   }
 
   deinit { pthread_key_delete(key) }

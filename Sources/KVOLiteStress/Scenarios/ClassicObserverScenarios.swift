@@ -222,7 +222,7 @@ enum ClassicObserverScenarios {
         }
       }
     } catch {
-      preconditionFailure("kvolite-stress: addObserver failed: \(error)")
+      fatalError("kvolite-stress: addObserver failed: \(error)")
     }
     late.add(watcher.late.count)
   }

@@ -169,37 +169,42 @@ struct IndexedAccessorTests {
     _ = (token, loadToken, elementToken)
   }
 
+  /// The `element` accessor's calls for an insertion, a replacement and a removal in the
+  /// middle of 1,000 parcels, with `path` observed, and what the observer heard of them, each
+  /// change as `describe` writes it.
+  private static func mutationReads(
+    observing path: String, _ describe: @escaping @Sendable (KeyValueChange<Any?>) -> String
+  ) throws -> (reads: Int, heard: [String]) {
+    let van = Van()
+    van.storage = (0..<1_000).map { Parcel(Double($0)) }
+    let heard = Log<String>()
+    let token = try van.observe(path, options: [.old, .new]) { heard.append(describe($0)) }
+    // The first change after the registration reads the relationship (see ChangeWindows).
+    try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [0], elements: [Parcel(-1)])
+    van.elementReads = 0
+    try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [500], elements: [Parcel(-2)])
+    try van.mutateToMany(.replacement, forKeyPath: "parcels", at: [400], elements: [Parcel(-3)])
+    try van.mutateToMany(.removal, forKeyPath: "parcels", at: [600])
+    withExtendedLifetime(token) {}
+    return (van.elementReads, Array(heard.all.dropFirst()))
+  }
+
   @Test(
     "observing a key of every element, a mutation reads the elements it changes, not the relationship"
   )
   func elementObservationReadsTheChangeOnly() throws {
-    /// The `element` accessor's calls for an insertion, a replacement and a removal in the
-    /// middle of 1,000 parcels, with `path` observed, and what the observer heard.
-    func reads(observing path: String) throws -> (reads: Int, heard: [String]) {
-      let van = Van()
-      van.storage = (0..<1_000).map { Parcel(Double($0)) }
-      let heard = Log<String>()
-      let token = try van.observe(path, options: [.old, .new]) { change in
-        let indexes = change.indexes.map { Array($0) } ?? []
-        func text(_ value: Any??) -> String {
-          guard let values = (value ?? nil) as? [Any] else { return "-" }
-          return values.map { ($0 as? Parcel)?.weight ?? ($0 as? Double) ?? .nan }
-            .map { "\($0)" }
-            .joined(separator: ",")
-        }
-        heard.append("\(change.kind) \(indexes) \(text(change.oldValue)) \(text(change.newValue))")
+    let describe: @Sendable (KeyValueChange<Any?>) -> String = { change in
+      let indexes = change.indexes.map { Array($0) } ?? []
+      func text(_ value: Any??) -> String {
+        guard let values = (value ?? nil) as? [Any] else { return "-" }
+        return values.map { ($0 as? Parcel)?.weight ?? ($0 as? Double) ?? .nan }
+          .map { "\($0)" }
+          .joined(separator: ",")
       }
-      // The first change after the registration reads the relationship (see ChangeWindows).
-      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [0], elements: [Parcel(-1)])
-      van.elementReads = 0
-      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [500], elements: [Parcel(-2)])
-      try van.mutateToMany(.replacement, forKeyPath: "parcels", at: [400], elements: [Parcel(-3)])
-      try van.mutateToMany(.removal, forKeyPath: "parcels", at: [600])
-      withExtendedLifetime(token) {}
-      return (van.elementReads, Array(heard.all.dropFirst()))
+      return "\(change.kind) \(indexes) \(text(change.oldValue)) \(text(change.newValue))"
     }
-    let relationship = try reads(observing: "parcels")
-    let elements = try reads(observing: "parcels.weight")
+    let relationship = try Self.mutationReads(observing: "parcels", describe)
+    let elements = try Self.mutationReads(observing: "parcels.weight", describe)
     #expect(elements.reads == relationship.reads)
     #expect(
       elements.heard == [
@@ -211,27 +216,12 @@ struct IndexedAccessorTests {
     "observing an operator over a key of every element, a mutation reads the elements it changes, not the relationship, and the value is computed once"
   )
   func operatorObservationReadsTheChangeOnly() throws {
-    /// The `element` accessor's calls for an insertion, a replacement and a removal in the
-    /// middle of 1,000 parcels, with `path` observed, and what the observer heard.
-    func reads(observing path: String) throws -> (reads: Int, heard: [String]) {
-      let van = Van()
-      van.storage = (0..<1_000).map { Parcel(Double($0)) }
-      let heard = Log<String>()
-      let token = try van.observe(path, options: [.old, .new]) { change in
-        func text(_ value: Any??) -> String { (value ?? nil).map { "\($0)" } ?? "-" }
-        heard.append("\(change.kind) \(text(change.oldValue)) \(text(change.newValue))")
-      }
-      // The first change after the registration reads the relationship (see ChangeWindows).
-      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [0], elements: [Parcel(-1)])
-      van.elementReads = 0
-      try van.mutateToMany(.insertion, forKeyPath: "parcels", at: [500], elements: [Parcel(-2)])
-      try van.mutateToMany(.replacement, forKeyPath: "parcels", at: [400], elements: [Parcel(-3)])
-      try van.mutateToMany(.removal, forKeyPath: "parcels", at: [600])
-      withExtendedLifetime(token) {}
-      return (van.elementReads, Array(heard.all.dropFirst()))
+    let describe: @Sendable (KeyValueChange<Any?>) -> String = { change in
+      func text(_ value: Any??) -> String { (value ?? nil).map { "\($0)" } ?? "-" }
+      return "\(change.kind) \(text(change.oldValue)) \(text(change.newValue))"
     }
-    let relationship = try reads(observing: "parcels")
-    let sum = try reads(observing: "parcels.@sum.weight")
+    let relationship = try Self.mutationReads(observing: "parcels", describe)
+    let sum = try Self.mutationReads(observing: "parcels.@sum.weight", describe)
     #expect(sum.reads == relationship.reads)
     // 0 + … + 999 = 499,500; then −1, −2, −399 − 3, −598.
     #expect(

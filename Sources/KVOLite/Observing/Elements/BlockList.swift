@@ -1,3 +1,5 @@
+import KVOLiteLocking
+
 /// A list kept in blocks of between `blockSize / 4` and `2 × blockSize` elements (but for a
 /// list shorter than that), so that an insertion or a removal at an index moves one block's
 /// elements and the list of blocks, not every element after it: O(n / blockSize + blockSize)
@@ -37,7 +39,7 @@ struct BlockList<Element> {
 
   /// The block of the element at `index` (`0 ..< count`) and its offset there.
   private func locate(_ index: Int) -> (block: Int, offset: Int) {
-    precondition(index >= 0 && index < count, "BlockList index out of range")
+    require(index >= 0 && index < count, "BlockList: index \(index) out of 0..<\(count)")
     var offset = index
     if offset >= count - blocks[blocks.count - 1].count {
       // The last block, the usual place of an append's neighbours: found from the end.
@@ -47,7 +49,7 @@ struct BlockList<Element> {
       if offset < block.count { return (position, offset) }
       offset -= block.count
     }
-    preconditionFailure("BlockList counts out of step")
+    fatalError("BlockList: the blocks' counts do not add up to \(count)")
   }
 
   subscript(index: Int) -> Element {
@@ -63,7 +65,7 @@ struct BlockList<Element> {
 
   /// Inserts `element` at `index` (`0 ... count`).
   mutating func insert(_ element: Element, at index: Int) {
-    precondition(index >= 0 && index <= count, "BlockList index out of range")
+    require(index >= 0 && index <= count, "BlockList: index \(index) out of 0...\(count)")
     guard !blocks.isEmpty else {
       blocks = [[element]]
       count = 1

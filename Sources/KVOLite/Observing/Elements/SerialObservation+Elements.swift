@@ -107,7 +107,8 @@ extension SerialObservation {
   /// Takes `snapshot` as relationship `membership`'s elements, on the thread taking changes:
   /// watches the new elements (then reads their values) and ends the observations of those
   /// that left. Returns the members before and after (none unless `wantsMembers`), and whether
-  /// their identities can be compared (see ``ElementMembership/take(_:fresh:keepingOld:)``); `nil` once the observation ended.
+  /// their identities can be compared (see ``ElementMembership/take(_:fresh:keepingOld:)``);
+  /// `nil` once the observation ended.
   func update(_ membership: Int, to snapshot: ElementSnapshot, wantsMembers: Bool = true) -> (
     old: [ElementMembership.Member], new: [ElementMembership.Member], comparable: Bool
   )? {

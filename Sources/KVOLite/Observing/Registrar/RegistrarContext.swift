@@ -56,9 +56,9 @@ final class RegistrarContext: @unchecked Sendable {
     return body(&state)
   }
 
-  /// Closes the gate of the list `publication`'s replaces (the state already holds the new
-  /// one). With the property lock held, so that no set enters the old list after.
-  private func publish(_ publication: RegistrarState.Publication) {
+  /// Closes the gate of the list `publication` replaces (the state already holds the new one,
+  /// where sets find it). With the property lock held, so that no set enters the old list after.
+  private func closeReplaced(_ publication: RegistrarState.Publication) {
     publication.old?.gate.pointee.close()
   }
 
@@ -72,7 +72,7 @@ final class RegistrarContext: @unchecked Sendable {
       case .refused: return (false, nil)
       case .inPlace: return (true, nil)
       case .published(let publication):
-        publish(publication)
+        closeReplaced(publication)
         return (true, publication.old)
       }
     }
@@ -85,7 +85,7 @@ final class RegistrarContext: @unchecked Sendable {
   func remove(_ trigger: Trigger) -> [ObserverList] {
     let removed = transition { state in
       let removed = state.remove(trigger)
-      if let publication = removed.publication { publish(publication) }
+      if let publication = removed.publication { closeReplaced(publication) }
       return removed
     }
     // The replaced list, the trigger and the pruned lists are released here, after unlocking.
@@ -209,7 +209,7 @@ final class RegistrarContext: @unchecked Sendable {
   func tearDown() {
     let done = transition { state in
       let done = state.tearDown()
-      for publication in done.publications { publish(publication) }
+      for publication in done.publications { closeReplaced(publication) }
       return done
     }
     for observation in done.rooted { observation.invalidate() }
