@@ -77,7 +77,7 @@ let package = Package(
 
     // Shared by the tests and the stress scenarios: one of each helper.
     .target(
-      name: "KVOLiteTestSupport", dependencies: ["KVOLite", "KVOLiteCombine"],
+      name: "KVOLiteTestSupport", dependencies: ["KVOLite", "KVOLiteCombine", "KVOLiteLocking"],
       path: "Tests/Support/KVOLiteTestSupport"),
     // A model built without reflection metadata, for the test that KVOLite says so.
     .target(

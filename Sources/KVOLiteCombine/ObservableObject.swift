@@ -1,5 +1,3 @@
-import KVOLiteLocking
-
 /// A type of object with a publisher that emits before the object changes: Combine's
 /// `ObservableObject`.
 ///
@@ -32,14 +30,11 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
       boxes += current.children.compactMap { $0.value as? any PublishedStorage }
       mirror = current.superclassMirror
     }
-    return installationLock.withLock {
-      let publisher =
-        boxes.lazy.compactMap(\.installedObjectWillChange).first ?? ObservableObjectPublisher()
-      for box in boxes { box.install(publisher) }
-      return publisher
-    }
+    guard let first = boxes.first else { return ObservableObjectPublisher() }
+    // The first property's publisher is the object's: whoever installs it first decides, and
+    // every thread installs that one in the others (each property keeps the first it gets).
+    let publisher = first.install(ObservableObjectPublisher())
+    for box in boxes.dropFirst() { _ = box.install(publisher) }
+    return publisher
   }
 }
-
-/// Serializes the first installation of an object's synthesized `objectWillChange`.
-private let installationLock = Lock()

@@ -1,10 +1,12 @@
 /// What the synthesized `objectWillChange` needs of a ``Published`` property.
 protocol PublishedStorage {
-  var installedObjectWillChange: ObservableObjectPublisher? { get }
-  func install(_ publisher: ObservableObjectPublisher)
+  /// Makes `publisher` the property's `objectWillChange` unless it has one; returns the one
+  /// it has then.
+  func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
 }
 
 extension Published: PublishedStorage {
-  var installedObjectWillChange: ObservableObjectPublisher? { box.objectWillChange }
-  func install(_ publisher: ObservableObjectPublisher) { box.objectWillChange = publisher }
+  func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
+    box.installObjectWillChange(publisher)
+  }
 }

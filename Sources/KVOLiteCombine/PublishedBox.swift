@@ -17,9 +17,13 @@ final class PublishedBox<Value>: @unchecked Sendable {
   @inlinable var core: SubjectCore<Value, Never> { channel.core }
 
   /// The owner's `objectWillChange`, installed by ``ObservableObject``'s synthesized getter.
-  var objectWillChange: ObservableObjectPublisher? {
-    get { channel.objectWillChange }
-    set { channel.objectWillChange = newValue }
+  var objectWillChange: ObservableObjectPublisher? { channel.objectWillChange }
+
+  /// Makes `publisher` the owner's `objectWillChange` unless one is installed; returns the
+  /// installed one.
+  func installObjectWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
+  {
+    channel.installObjectWillChange(publisher)
   }
 
   /// A set: `objectWillChange`, then the value to subscribers, then the value stored.

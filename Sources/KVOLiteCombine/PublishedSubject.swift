@@ -23,9 +23,17 @@ final class PublishedSubject<Value>: @unchecked Sendable {
     core = SubjectCore(kind: .published, name: "PublishedSubject", current: value)
   }
 
-  var objectWillChange: ObservableObjectPublisher? {
-    get { lock.withLock { willChange } }
-    set { lock.withLock { willChange = newValue } }
+  var objectWillChange: ObservableObjectPublisher? { lock.withLock { willChange } }
+
+  /// Makes `publisher` the owner's `objectWillChange` unless one is installed; returns the
+  /// installed one.
+  func installObjectWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher
+  {
+    lock.withLock {
+      if let installed = willChange { return installed }
+      willChange = publisher
+      return publisher
+    }
   }
 
   /// `objectWillChange`, then the value to subscribers, then the value stored.

@@ -16,6 +16,9 @@ package enum DeliveryScope {
   /// Enters a delivery on the calling thread; pass the result to ``leave(_:)``.
   @inlinable @inline(__always)
   package static func enter() -> UnsafeMutablePointer<Int> {
+    #if DEBUG
+      LockOrder.checkCallOut("a delivery (a handler, or a subscriber's receive)")
+    #endif
     let depth = current
     depth.pointee += 1
     return depth

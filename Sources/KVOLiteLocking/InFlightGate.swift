@@ -39,6 +39,9 @@ package struct InFlightGate: ~Copyable, Sendable {
   /// Counts the caller in; `false` (counting nothing) once the gate is closed.
   @inlinable @inline(__always)
   package func enter() -> Bool {
+    #if DEBUG
+      Scheduling.reach(.step("InFlightGate.enter"))
+    #endif
     let old = word.add(2, ordering: .acquiring).oldValue
     if _slowPath(old & 1 != 0) {
       word.subtract(2, ordering: .releasing)
@@ -50,6 +53,9 @@ package struct InFlightGate: ~Copyable, Sendable {
   /// Counts the caller out (it entered); after this it must not use what the gate guards.
   @inlinable @inline(__always)
   package func leave() {
+    #if DEBUG
+      Scheduling.reach(.step("InFlightGate.leave"))
+    #endif
     word.subtract(2, ordering: .releasing)
   }
 
@@ -61,6 +67,9 @@ package struct InFlightGate: ~Copyable, Sendable {
 
   /// Closes the gate: every later ``enter()`` fails. Closing twice is closing once.
   package func close() {
+    #if DEBUG
+      Scheduling.reach(.step("InFlightGate.close"))
+    #endif
     word.bitwiseOr(1, ordering: .acquiringAndReleasing)
   }
 
@@ -72,6 +81,15 @@ package struct InFlightGate: ~Copyable, Sendable {
     guard !DeliveryScope.isDelivering else { return false }
     var pause: UInt32 = 0
     while word.load(ordering: .acquiring) != 1 {
+      #if DEBUG
+        // Under a test's schedule, the wait is a point that goes on once nobody is inside.
+        if ThreadIdentity.record.pointee.schedule != nil {
+          withUnsafePointer(to: self) { gate in
+            Scheduling.reach(.wait("InFlightGate.closeAndWait") { gate.pointee.isIdle })
+          }
+          continue
+        }
+      #endif
       if pause < 16 {
         sched_yield()
       } else {

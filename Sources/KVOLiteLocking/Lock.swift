@@ -20,10 +20,24 @@ import KVOLiteLockPrimitive
 package struct Lock: ~Copyable, @unchecked Sendable {
   // @unchecked: the lock is the synchronization.
   @usableFromInline package let mutex: UnsafeMutablePointer<LockPrimitive>
+  #if DEBUG
+    /// The lock's place in the lock order, and its name in that order's messages.
+    @usableFromInline let rank: LockRank
+    @usableFromInline let name: LockName
+  #endif
 
-  @usableFromInline package init() {
+  /// A lock of rank `rank` in the one lock order (``LockRank``): a leaf, unless it is a links
+  /// observation's. `file` and `line` name it in the order's messages (debug builds check the
+  /// order; release builds keep neither).
+  @usableFromInline package init(
+    rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line
+  ) {
     mutex = .allocate(capacity: 1)
     mutex.initializeLock()
+    #if DEBUG
+      self.rank = rank
+      name = LockName(file, line: line)
+    #endif
   }
 
   deinit {
@@ -32,17 +46,30 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   }
 
   @inlinable @inline(__always)
-  package func lock() { mutex.acquire() }
+  package func lock() {
+    #if DEBUG
+      LockOrder.willAcquire(mutex, rank: rank, name: name)
+      mutex.acquire()
+      LockOrder.didAcquire(mutex, rank: rank, name: name)
+    #else
+      mutex.acquire()
+    #endif
+  }
 
   @inlinable @inline(__always)
-  package func unlock() { mutex.release() }
+  package func unlock() {
+    #if DEBUG
+      LockOrder.willRelease(mutex)
+    #endif
+    mutex.release()
+  }
 
   /// Runs `body` with the lock held and returns what it returns, copied before the unlock.
   /// `body` must not call out to user code.
   @inlinable @inline(__always)
   package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    mutex.acquire()
-    defer { mutex.release() }
+    lock()
+    defer { unlock() }
     return try body()
   }
 }

@@ -43,6 +43,9 @@ package final class RecursiveLock: @unchecked Sendable {
     if owner.load(ordering: .relaxed) == me {
       depth += 1
     } else {
+      #if DEBUG
+        Scheduling.reach(.acquire(UnsafeRawPointer(mutex)))
+      #endif
       mutex.acquire()
       owner.store(me, ordering: .relaxed)
       depth = 1

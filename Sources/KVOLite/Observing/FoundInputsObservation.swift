@@ -25,7 +25,7 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
   private let read: (Root) -> Value
   private let handler: (Root, KeyValueChange<Value>) -> Void
   /// The lock of `found`. (Not `Synchronization.Mutex`, as for `wiring`.)
-  private let tracking = Lock()
+  private let tracking = Lock(rank: .links)
   private var found = FoundInputs()
   /// Counts the calls of the handler in progress, so that ``invalidate()`` waits for them: a
   /// delivery may come through a link that a re-read has already dropped (and that
@@ -58,15 +58,18 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
   func retrack() -> Value? {
     guard let root, let generation = tracking.withLock({ found.beginRead() }) else { return nil }
     let (value, reports) = StorageProbe.value { read(root) }
-    var inputs: [FoundInputs.Input: (object: any KeyValueObservable, offset: Int, notifies: Bool)] =
-      [:]
+    var inputs:
+      [FoundInputs.Input: (
+        object: any KeyValueObservable, offset: Int, notifies: Bool, context: RegistrarContext
+      )] = [:]
     for report in reports {
       let table = KeyTable.of(report.declaringType)
       guard let object = report.object, let key = table.indexByOffset[report.offset] else {
         continue
       }
       inputs[FoundInputs.Input(object: ObjectIdentifier(object), key: key)] = (
-        object, report.offset, table.entries[key].notifiesAutomatically
+        object, report.offset, table.entries[key].notifiesAutomatically,
+        object.observationRegistrar.context(of: object)
       )
     }
     var detached: [Trigger] = []
@@ -79,8 +82,7 @@ final class FoundInputsObservation<Root: KeyValueObservable, Value>: PathObserva
       guard let plan = found.place(generation, found: Set(inputs.keys)) else { return }
       detached = plan.detach
       for input in plan.link {
-        guard let (object, offset, notifies) = inputs[input] else { continue }
-        let context = object.observationRegistrar.context(of: object)
+        guard let (object, offset, notifies, context) = inputs[input] else { continue }
         // Level 0 only on the root: the end of the root ends the observation, not the end of
         // an input elsewhere (see ``RegistrarState/tearDown()``).
         let link = PathLink(

@@ -28,7 +28,7 @@ class PathObservation: Observation, @unchecked Sendable {
   let wantsPrior: Bool
   /// Serializes re-wiring: the lock of `state`. (Not `Synchronization.Mutex`: the thread
   /// sanitizer cannot see its lock, which lives in the uninstrumented toolchain library.)
-  private let wiring = Lock()
+  private let wiring = Lock(rank: .links)
   /// The machine: the links, the re-wirings' generations, whether the observation ended.
   private var state: PathWiring
 
@@ -81,11 +81,13 @@ class PathObservation: Observation, @unchecked Sendable {
     guard let generation = wiring.withLock({ state.beginRewire() }) else { return }
     let objects = objectsAlongBranches()
     let offsets = branches.indices.map { branch in
-      branches[branch].indices.map { level -> Result<(offset: Int?, key: Int), KeyValueError>? in
+      branches[branch].indices.map {
+        level -> Result<(offset: Int?, key: Int, context: RegistrarContext), KeyValueError>? in
         let step = branches[branch][level]
         return objects[branch][level].map { object in
           Result { () throws(KeyValueError) in
-            try step.table.storage(ofKey: step.index, probing: object)
+            let (offset, key) = try step.table.storage(ofKey: step.index, probing: object)
+            return (offset, key, object.observationRegistrar.context(of: object))
           }
         }
       }
@@ -124,7 +126,8 @@ class PathObservation: Observation, @unchecked Sendable {
   /// takes off is added to `replaced`, for the caller to detach after unlocking.
   private func place(
     branch: Int, level: Int, step: KeyStep, on object: (any KeyValueObservable)?,
-    offset: Result<(offset: Int?, key: Int), KeyValueError>?, replacing replaced: inout [Trigger]
+    offset: Result<(offset: Int?, key: Int, context: RegistrarContext), KeyValueError>?,
+    replacing replaced: inout [Trigger]
   ) throws(KeyValueError) {
     let current = state.link(branch: branch, level: level)
     // An inactive link on an object at a reused address belongs to a released object.
@@ -134,8 +137,7 @@ class PathObservation: Observation, @unchecked Sendable {
     }
     if let old = state.setLink(nil, branch: branch, level: level) { replaced.append(old) }
     guard let object, let offset else { return }
-    let (storage, key) = try offset.get()
-    let context = object.observationRegistrar.context(of: object)
+    let (storage, key, context) = try offset.get()
     let isLeaf = level == branches[branch].count - 1 && branch < wiringFrom
     let link = makeLink(context: context, key: key, level: level, isLeaf: isLeaf)
     guard context.add(link) else { return }

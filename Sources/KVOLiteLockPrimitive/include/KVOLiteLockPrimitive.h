@@ -31,6 +31,11 @@ void kvolite_lock_acquire(kvolite_lock_t *lock);
 /// Releases `lock`, which this thread holds.
 void kvolite_lock_release(kvolite_lock_t *lock);
 
+/// Whether `lock` is free now (an acquiring load of its word; for the schedules of tests).
+static inline int kvolite_lock_is_free(const kvolite_lock_t *lock) {
+  return __atomic_load_n(&lock->state, __ATOMIC_ACQUIRE) == 0;
+}
+
 /// The number of property locks: a power of two.
 #define KVOLITE_PROPERTY_LOCK_COUNT 1024
 
@@ -42,6 +47,20 @@ static inline kvolite_padded_lock_t *kvolite_property_lock_table(void) {
   return kvolite_property_locks;
 }
 
+/// How many held locks a thread's record lists (more are counted, not listed).
+#define KVOLITE_HELD_LOCKS 8
+
+/// A lock a thread holds, as debug builds list it: its address, its rank in the lock order, and
+/// its name (`name_length` bytes at `name`, not terminated; a line of `0` means the name is the
+/// lock's, otherwise the file where it was made).
+typedef struct {
+  const void *lock;
+  intptr_t rank;
+  const char *name;
+  intptr_t name_length;
+  intptr_t line;
+} kvolite_held_lock_t;
+
 /// What KVOLite keeps per thread (see `ThreadIdentity` in KVOLiteLocking): one thread-local
 /// record, whose address identifies the thread while it lives.
 typedef struct {
@@ -50,6 +69,14 @@ typedef struct {
   /// The storage probe the thread is running, if any (KVOLite's `StorageProbe`): the address of
   /// the probing thread's request, valid while the probe runs.
   void *probe;
+  /// Debug builds only (`LockOrder`): how many locks the thread holds, and the first
+  /// `KVOLITE_HELD_LOCKS` of them, outermost first.
+  intptr_t held_count;
+  kvolite_held_lock_t held[KVOLITE_HELD_LOCKS];
+  /// Debug builds only: the schedule the thread runs under (the test support's
+  /// `ThreadScheduler`), which each schedule point of `LockOrder` asks before going on; `NULL`
+  /// for every thread that is not one of its callers.
+  void *schedule;
 } kvolite_thread_record_t;
 
 /// The calling thread's record: initial-exec, an offset from the thread pointer.
@@ -59,6 +86,11 @@ extern __attribute__((tls_model("initial-exec"))) _Thread_local kvolite_thread_r
 /// The calling thread's record; its address identifies the thread while it lives.
 static inline kvolite_thread_record_t *kvolite_thread_record(void) {
   return &kvolite_thread_record_storage;
+}
+
+/// The locks the calling thread's record lists (debug builds): `KVOLITE_HELD_LOCKS` entries.
+static inline kvolite_held_lock_t *kvolite_held_locks(void) {
+  return kvolite_thread_record_storage.held;
 }
 
 /// The calling thread's depth of deliveries: the first field of its record, so that its

@@ -26,10 +26,26 @@ struct PropertyLock {
   }
 
   @inlinable @inline(__always)
-  func lock() { mutex.acquire() }
+  func lock() {
+    #if DEBUG
+      LockOrder.willAcquire(mutex, rank: .property, name: PropertyLock.name)
+      mutex.acquire()
+      LockOrder.didAcquire(mutex, rank: .property, name: PropertyLock.name)
+    #else
+      mutex.acquire()
+    #endif
+  }
 
   @inlinable @inline(__always)
-  func unlock() { mutex.release() }
+  func unlock() {
+    #if DEBUG
+      LockOrder.willRelease(mutex)
+    #endif
+    mutex.release()
+  }
+
+  /// The name of every property lock in the lock order's messages.
+  @usableFromInline static let name = LockName("an object's property lock")
 }
 
 /// The state field at the start of every ``Observed`` storage, guarded by the object's

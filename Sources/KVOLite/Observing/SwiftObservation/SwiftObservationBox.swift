@@ -1,6 +1,5 @@
 import KVOLiteLocking
 import Observation
-import Synchronization
 
 /// What Swift Observation knows of one object whose class conforms to `Observable`: Swift's
 /// registrar (`Observation::ObservationRegistrar`, not KVOLite's ``ObservationRegistrar``),
@@ -57,7 +56,9 @@ final class SwiftObservationBox: Sendable {
     let offset: Int
   }
 
-  private static let notifiers = Mutex<[Place: Notifier]>([:])
+  private static let notifiersLock = Lock()
+  /// Guarded by `notifiersLock`.
+  nonisolated(unsafe) private static var notifiers: [Place: Notifier] = [:]
 
   // MARK: - The hooks' work
 
@@ -74,9 +75,9 @@ final class SwiftObservationBox: Sendable {
     guard first else { return }
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     let place = Place(type: ObjectIdentifier(type(of: object)), offset: base.distance(to: storage))
-    notifiers.withLock { notifiers in
-      guard notifiers[place] == nil else { return }
-      notifiers[place] = TypedNotifier(keyPath)
+    let notifier = TypedNotifier(keyPath)
+    notifiersLock.withLock {
+      if notifiers[place] == nil { notifiers[place] = notifier }
     }
   }
 
@@ -106,7 +107,7 @@ final class SwiftObservationBox: Sendable {
   static func storageChange(of object: some KeyValueObservable, offset: Int, will: Bool) {
     guard let box = existingBox(of: object) else { return }
     let place = Place(type: ObjectIdentifier(type(of: object)), offset: offset)
-    guard let notifier = notifiers.withLock({ $0[place] }) else { return }
+    guard let notifier = notifiersLock.withLock({ notifiers[place] }) else { return }
     notifier.notify(object, box, will: will)
   }
 

@@ -50,7 +50,12 @@ class Trigger: Observation, @unchecked Sendable {
     takesChangesInFlight = options.contains(.takesChangesInFlight)
   }
 
-  @inlinable final var isActive: Bool { active.load(ordering: .acquiring) }
+  @inlinable final var isActive: Bool {
+    #if DEBUG
+      Scheduling.reach(.step("Trigger.isActive"))
+    #endif
+    return active.load(ordering: .acquiring)
+  }
 
   /// Ends the registration: only ``RegistrarState``'s transitions call it.
   final func end() { active.store(false, ordering: .releasing) }

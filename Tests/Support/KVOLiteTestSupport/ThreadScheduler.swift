@@ -1,0 +1,234 @@
+#if DEBUG
+  import Foundation
+  import KVOLiteLocking
+
+  /// Runs every interleaving of a few callers of the code that ships — each on a real thread,
+  /// exactly one going on at a time — and checks invariants at every step and at the end: a
+  /// deterministic search of the schedules that threads would visit only by chance.
+  ///
+  /// KVOLite's synchronization (debug builds) stops a thread run under a schedule at every
+  /// ``SchedulePoint``: each acquire of a lock (``Lock``, a property lock, a ``RecursiveLock``),
+  /// each step of an ``InFlightGate`` and each wait on one, each read of a trigger's state. The
+  /// scheduler then lets one thread go on until its next point, choosing among those that can
+  /// (a lock is free, a wait's condition holds). A thread's code between two points touches only
+  /// what the points guard, so every schedule of the points is every interleaving that matters;
+  /// what stays unexplored is what happens between points without a lock or an atomic (data
+  /// races, which the thread sanitizer finds) and the memory orders of the atomics (each point
+  /// is sequentially consistent here).
+  ///
+  /// The search is depth first over the choice of which thread goes on at each point,
+  /// replaying a schedule's prefix on a fresh world and fresh threads each time. It stops at
+  /// the first failure, or after `limit` interleavings. A thread that blocks outside a point
+  /// (a lock the schedule cannot see) fails the search after `timeout`.
+  public enum ThreadScheduler {
+    /// One caller: its name in reported schedules, and what it runs.
+    public struct Caller {
+      /// The caller's name, used in the schedule a failure reports.
+      public var name: String
+      /// What the caller runs, on a thread of its own.
+      public var body: () -> Void
+
+      /// A caller named `name` that runs `body` on a thread of its own.
+      public init(_ name: String, _ body: @escaping () -> Void) {
+        self.name = name
+        self.body = body
+      }
+    }
+
+    /// Explores the interleavings of the callers `setUp` makes (fresh for each interleaving,
+    /// with the world they share). `invariant` is checked at every point, while every caller
+    /// is parked, and `atEnd` once they are all done; each returns `nil` when it holds, or what
+    /// is wrong.
+    public static func explore<World>(
+      limit: Int = 100_000, timeout: Double = 10,
+      setUp: () -> (world: World, callers: [Caller]),
+      invariant: (World) -> String? = { _ in nil },
+      atEnd: (World) -> String? = { _ in nil }
+    ) -> InterleavingExplorer.Report {
+      var prefix: [Int] = []
+      var report = InterleavingExplorer.Report(interleavings: 0, truncated: false, failure: nil)
+      while true {
+        let (world, callers) = setUp()
+        let run = Run(callers.map(\.name), timeout: timeout)
+        var choices: [(chosen: Int, options: Int)] = []
+        let failure = run.drive(callers.map(\.body)) { ready in
+          let chosen = choices.count < prefix.count ? min(prefix[choices.count], ready - 1) : 0
+          choices.append((chosen, ready))
+          return chosen
+        } check: {
+          invariant(world)
+        }
+        if let failure = failure ?? atEnd(world) {
+          report.failure = (failure, run.schedule)
+          return report
+        }
+        report.interleavings += 1
+        while let last = choices.last, last.chosen + 1 >= last.options { choices.removeLast() }
+        guard !choices.isEmpty else { return report }
+        if report.interleavings >= limit {
+          report.truncated = true
+          return report
+        }
+        prefix = choices.map(\.chosen)
+        prefix[prefix.count - 1] += 1
+      }
+    }
+
+    /// One interleaving: the callers' threads and the state they share with the driver, under
+    /// one mutex (a pthread mutex: not a KVOLite lock, which would be a point itself).
+    final class Run: @unchecked Sendable {
+      // @unchecked: everything mutable is behind `mutex`.
+      enum State {
+        case running
+        case parked(SchedulePoint)
+        case done
+      }
+
+      private let names: [String]
+      private let timeout: Double
+      private var mutex = pthread_mutex_t()
+      /// Signalled when a caller parks or finishes (the driver waits on it).
+      private var changed = pthread_cond_t()
+      /// One per caller, signalled when it is its turn (or the search failed).
+      private var turns: UnsafeMutablePointer<pthread_cond_t>
+      private var states: [State]
+      /// The caller allowed to go on, or -1.
+      private var turn = -1
+      /// Once the search failed, points no longer stop anyone.
+      private var released = false
+      /// The callers' names, one per step taken.
+      private(set) var schedule: [String] = []
+
+      init(_ names: [String], timeout: Double) {
+        self.names = names
+        self.timeout = timeout
+        states = Array(repeating: .running, count: names.count)
+        turns = .allocate(capacity: names.count)
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+        for index in names.indices { pthread_cond_init(turns + index, nil) }
+      }
+
+      deinit {
+        for index in names.indices { pthread_cond_destroy(turns + index) }
+        turns.deallocate()
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+      }
+
+      /// Runs the callers' `bodies`, one step at a time as `choose` decides among the ready
+      /// ones (their count given; it returns the index of the one to run), checking `check`
+      /// at every step. Returns the first failure.
+      func drive(
+        _ bodies: [() -> Void], choose: (Int) -> Int, check: () -> String?
+      ) -> String? {
+        for (index, body) in bodies.enumerated() {
+          let participant = Participant(run: self, index: index)
+          let work = Work(body: body)
+          let thread = Thread {
+            // Up to its first point, a caller touches nothing the others share.
+            Scheduling.run(under: participant) { work.body() }
+            self.finish(index)
+          }
+          thread.stackSize = 1 << 20
+          thread.start()
+        }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while true {
+          guard waitUntilParked() else {
+            return release("a thread blocked outside a schedule point (timeout)")
+          }
+          if let broken = check() { return release(broken) }
+          let parked = states.indices.filter {
+            if case .parked = states[$0] { return true } else { return false }
+          }
+          if parked.isEmpty { return nil }
+          let ready = parked.filter {
+            guard case .parked(let point) = states[$0] else { return false }
+            return point.canProceed
+          }
+          guard !ready.isEmpty else {
+            return release("deadlock: " + parked.map { names[$0] }.joined(separator: ", "))
+          }
+          let chosen = ready[choose(ready.count)]
+          schedule.append(names[chosen])
+          states[chosen] = .running
+          turn = chosen
+          pthread_cond_signal(turns + chosen)
+        }
+      }
+
+      /// Waits (with `mutex` held) until no caller is running. `false` after the timeout.
+      private func waitUntilParked() -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        deadline.tv_sec += Int(timeout)
+        while states.contains(where: { if case .running = $0 { true } else { false } }) {
+          if pthread_cond_timedwait(&changed, &mutex, &deadline) == ETIMEDOUT { return false }
+        }
+        return true
+      }
+
+      /// Lets every caller run freely from now on (the search failed); returns `failure`.
+      private func release(_ failure: String) -> String {
+        released = true
+        turn = -1
+        for index in names.indices { pthread_cond_signal(turns + index) }
+        return failure
+      }
+
+      /// Caller `index` reached `point`: parks until it is its turn.
+      fileprivate func reach(_ index: Int, _ point: SchedulePoint) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard !released else { return }
+        states[index] = .parked(point)
+        pthread_cond_signal(&changed)
+        while turn != index, !released { pthread_cond_wait(turns + index, &mutex) }
+        turn = -1
+      }
+
+      /// Caller `index` returned.
+      fileprivate func finish(_ index: Int) {
+        pthread_mutex_lock(&mutex)
+        states[index] = .done
+        pthread_cond_signal(&changed)
+        pthread_mutex_unlock(&mutex)
+      }
+
+      /// Whether the search failed and the callers run freely.
+      fileprivate var isReleased: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return released
+      }
+    }
+
+    /// A caller's body, handed to its thread (which alone runs it).
+    struct Work: @unchecked Sendable {
+      let body: () -> Void
+    }
+
+    /// One caller's side of the schedule: what its thread's record points to.
+    final class Participant: ThreadSchedule, @unchecked Sendable {
+      // @unchecked: immutable; `run` is thread-safe.
+      let run: Run
+      let index: Int
+
+      init(run: Run, index: Int) {
+        self.run = run
+        self.index = index
+      }
+
+      func reach(_ point: SchedulePoint) {
+        // Inside a critical section, only a wait is a point: what other threads may do
+        // meanwhile without the lock commutes with it (one interleaving before it, one after).
+        if LockOrder.heldCount > 0, point.canProceed { return }
+        run.reach(index, point)
+        // Once the search failed, the thread's waits are real waits again.
+        if run.isReleased { ThreadIdentity.record.pointee.schedule = nil }
+      }
+    }
+  }
+#endif
