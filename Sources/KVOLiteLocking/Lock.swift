@@ -24,19 +24,24 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// The lock's place in the lock order, and its name in that order's messages.
     @usableFromInline let rank: LockRank
     @usableFromInline let name: LockName
+    @usableFromInline let schedules: Bool
   #endif
 
   /// A lock of rank `rank` in the one lock order (``LockRank``): a leaf, unless it is a links
   /// observation's. `file` and `line` name it in the order's messages (debug builds check the
-  /// order; release builds keep neither).
+  /// order; release builds keep none of these). Its acquires are schedule points (see
+  /// ``Scheduling``) unless `schedules` is `false`: a lock around a process-wide cache, whose
+  /// interleavings change nothing an observer sees, and whose holder never stops at a point.
   @usableFromInline package init(
-    rank: LockRank = .leaf, file: StaticString = #fileID, line: UInt = #line
+    rank: LockRank = .leaf, schedules: Bool = true, file: StaticString = #fileID,
+    line: UInt = #line
   ) {
     mutex = .allocate(capacity: 1)
     mutex.initializeLock()
     #if DEBUG
       self.rank = rank
       name = LockName(file, line: line)
+      self.schedules = schedules
     #endif
   }
 
@@ -48,7 +53,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   @inlinable @inline(__always)
   package func lock() {
     #if DEBUG
-      LockOrder.willAcquire(mutex, rank: rank, name: name)
+      LockOrder.willAcquire(mutex, rank: rank, name: name, schedules: schedules)
       mutex.acquire()
       LockOrder.didAcquire(mutex, rank: rank, name: name)
     #else

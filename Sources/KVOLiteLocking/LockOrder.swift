@@ -8,6 +8,10 @@ import KVOLiteLockPrimitive
 /// (Combine's delivery locks, ``RecursiveLock``s, are held across user code by design and are
 /// outside the order: taking one is a call-out, checked as one.)
 @usableFromInline package enum LockRank: Int, Sendable {
+  /// A delivery lock (``RecursiveLock``): outside the order, listed only so that schedules
+  /// see who holds it. Taking one is a call-out (``DeliveryScope``), checked as one; any lock
+  /// may be taken inside it.
+  case delivery = 0
   /// A links observation's lock: a property lock may be taken inside it.
   case links = 1
   /// An object's property lock (``PropertyLock``): nothing may be taken inside it.
@@ -18,7 +22,7 @@ import KVOLiteLockPrimitive
   /// Whether a lock of this rank may be taken while the thread holds one of rank `outer`.
   @inlinable
   package func mayBeTaken(inside outer: LockRank) -> Bool {
-    outer == .links && self == .property
+    outer == .delivery || self == .delivery || (outer == .links && self == .property)
   }
 }
 
@@ -53,12 +57,13 @@ package struct LockName: Sendable {
     /// The calling thread is about to acquire `lock`, of rank `rank`, named `name`.
     @usableFromInline
     package static func willAcquire(
-      _ lock: UnsafeMutablePointer<LockPrimitive>, rank: LockRank, name: LockName
+      _ lock: UnsafeMutablePointer<LockPrimitive>, rank: LockRank, name: LockName,
+      schedules: Bool = true
     ) {
       let held = kvolite_held_locks()!
       for index in 0..<listedCount {
         let outer = held[index]
-        if outer.lock == UnsafeRawPointer(lock) {
+        if outer.lock == UnsafeRawPointer(lock), rank != .delivery {
           fatalError("KVOLite lock order: \(describe(name)) is taken again by its holder")
         }
         let outerRank = LockRank(rawValue: outer.rank) ?? .leaf
@@ -69,7 +74,7 @@ package struct LockName: Sendable {
               + "observation's lock, then a property lock")
         }
       }
-      Scheduling.reach(.acquire(UnsafeRawPointer(lock)))
+      if schedules { Scheduling.reach(.acquire(UnsafeRawPointer(lock))) }
     }
 
     /// The calling thread acquired `lock`.
@@ -106,14 +111,40 @@ package struct LockName: Sendable {
     /// KVOLite's critical sections: a handler, a getter, a user closure) starts.
     @inlinable
     package static func checkCallOut(_ callOut: @autoclosure () -> String) {
-      if _slowPath(ThreadIdentity.record.pointee.held_count != 0) { callOutUnderLock(callOut()) }
+      if _slowPath(ThreadIdentity.record.pointee.held_count != 0) {
+        checkCallOutSlowly(callOut())
+      }
     }
 
     @usableFromInline
-    static func callOutUnderLock(_ callOut: String) -> Never {
-      fatalError(
-        "KVOLite lock order: \(callOut) is called while \(describe(kvolite_held_locks()![0])) is held"
-      )
+    static func checkCallOutSlowly(_ callOut: String) {
+      let held = kvolite_held_locks()!
+      // Delivery locks are held across call-outs by design.
+      guard
+        let index = (0..<listedCount).first(where: {
+          held[$0].rank != LockRank.delivery.rawValue
+        })
+      else { return }
+      fatalError("KVOLite lock order: \(callOut) is called while \(describe(held[index])) is held")
+    }
+
+    /// Whether the thread whose record is `record` holds the lock at `lock` (for schedules: read
+    /// while that thread is parked).
+    package static func holds(
+      _ record: UnsafeMutablePointer<kvolite_thread_record_t>, _ lock: UnsafeRawPointer
+    ) -> Bool {
+      let listed = min(record.pointee.held_count, Int(KVOLITE_HELD_LOCKS))
+      return withUnsafeMutablePointer(to: &record.pointee.held) { tuple in
+        UnsafeMutableRawPointer(tuple).withMemoryRebound(
+          to: kvolite_held_lock_t.self, capacity: Int(KVOLITE_HELD_LOCKS)
+        ) { held in (0..<listed).contains { held[$0].lock == lock } }
+      }
+    }
+
+    /// How many locks other than delivery locks the calling thread holds.
+    package static var heldLockCount: Int {
+      let held = kvolite_held_locks()!
+      return (0..<listedCount).count { held[$0].rank != LockRank.delivery.rawValue }
     }
 
     /// How many locks the calling thread holds.

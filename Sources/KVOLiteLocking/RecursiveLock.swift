@@ -28,6 +28,11 @@ package final class RecursiveLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
+  #if DEBUG
+    /// The name of every delivery lock in the lock order's messages.
+    @usableFromInline static let name = LockName("a delivery lock")
+  #endif
+
   /// Whether the calling thread holds the lock (inside ``withLock(_:)``).
   package var isHeldByCurrentThread: Bool {
     owner.load(ordering: .relaxed) == ThreadIdentity.current.address
@@ -44,9 +49,12 @@ package final class RecursiveLock: @unchecked Sendable {
       depth += 1
     } else {
       #if DEBUG
-        Scheduling.reach(.acquire(UnsafeRawPointer(mutex)))
+        LockOrder.willAcquire(mutex, rank: .delivery, name: RecursiveLock.name)
+        mutex.acquire()
+        LockOrder.didAcquire(mutex, rank: .delivery, name: RecursiveLock.name)
+      #else
+        mutex.acquire()
       #endif
-      mutex.acquire()
       owner.store(me, ordering: .relaxed)
       depth = 1
     }
@@ -54,6 +62,9 @@ package final class RecursiveLock: @unchecked Sendable {
       depth -= 1
       if depth == 0 {
         owner.store(0, ordering: .relaxed)
+        #if DEBUG
+          LockOrder.willRelease(mutex)
+        #endif
         mutex.release()
       }
       DeliveryScope.leave(thread)

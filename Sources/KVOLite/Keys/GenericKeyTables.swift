@@ -2,7 +2,7 @@ import KVOLiteLocking
 
 /// The key tables of generic observable classes, one per specialization.
 public enum GenericKeyTables {
-  private static let lock = Lock()
+  private static let lock = Lock(schedules: false)
   nonisolated(unsafe) private static var tables: [ObjectIdentifier: AnyObject] = [:]
 
   /// The table of `type`, made by `make` the first time it is asked for.

@@ -47,8 +47,10 @@ final class KeyEntry: @unchecked Sendable {
     ((AnyObject, String, KeyValueChangeKind, [Int], [Any]) throws(KeyValueError) -> Void)? = nil
   /// For to-many relationships of observable objects: the elements' keys.
   var elementKeys: (() -> KeyTable)? = nil
-  /// For derived keys: the key paths (relative to the declaring type) that affect the value.
-  var affectedBy: [String] = []
+  /// For derived keys: the key paths (relative to the declaring type) that affect the value,
+  /// exactly (Foundation's `keyPathsForValuesAffecting…`; empty: nothing does); `nil` when the
+  /// inputs are found by reading the getter.
+  var affectedBy: [String]?
   /// Makes a direct record for a string observation of this key, with type-erased values.
   var makeErasedRecord:
     (
@@ -65,6 +67,9 @@ final class KeyEntry: @unchecked Sendable {
   /// a subclass may override the property, so that what its getter returns is not what the
   /// storage holds.
   var declaringClass: ObjectIdentifier?
+  /// For a key found from its ``Observed`` property: its accessors, once a get or a set of the
+  /// property handed them over (see ``AccessorRegistry``).
+  var accessors: AnyAccessorSlot?
   /// Stores a value that `check` returned, with no further checks.
   var store: ((AnyObject, Any) -> Void)? = nil
   /// Parses, validates and stores text; `nil` if the value type has no text form.

@@ -3,7 +3,7 @@ import KVOLiteLocking
 /// The table of every observable class: its superclass's keys, its ``Observed`` properties,
 /// and its declarations, found once per class and kept.
 extension KeyTable {
-  private static let classesLock = Lock()
+  private static let classesLock = Lock(schedules: false)
   /// Guarded by `classesLock`.
   nonisolated(unsafe) private static var classes: [ObjectIdentifier: KeyTable] = [:]
 
@@ -149,7 +149,7 @@ extension KeyTable {
     let names = entries.map(\.name)
     var problems: [String] = []
     for entry in declared where entry.role == .derived {
-      for path in entry.affectedBy {
+      for path in entry.affectedBy ?? [] {
         let first = String(path.prefix { $0 != "." })
         guard !first.hasPrefix("@"), !names.contains(first) else { continue }
         let hint = Suggestion.closest(to: first, among: names).map { "; did you mean \"\($0)\"?" }

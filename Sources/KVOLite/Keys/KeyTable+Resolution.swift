@@ -35,6 +35,18 @@ extension KeyTable {
   func resolve(
     _ keyPath: AnyKeyPath, probing object: AnyObject, reading read: (AnyObject) -> Any
   ) throws(KeyValueError) -> [KeyStep] {
+    guard let steps = resolution(of: keyPath, probing: object, reading: read) else {
+      throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: typeName)
+    }
+    return steps
+  }
+
+  /// The keys typed key path `keyPath` walks through (see ``resolve(_:probing:reading:)``), or
+  /// `nil` if it is not made of keys: a computed property, or an optional chain, whose inputs
+  /// are found by reading it.
+  func resolution(
+    of keyPath: AnyKeyPath, probing object: AnyObject, reading read: (AnyObject) -> Any
+  ) -> [KeyStep]? {
     if let index = index(of: keyPath) { return [KeyStep(table: self, index: index)] }
     if let cached = cacheLock.withLock({ chains[keyPath] }) { return cached }
     // A declared key, named from a subclass root (`\Employee.fullName` for `\Person.fullName`).
@@ -51,7 +63,7 @@ extension KeyTable {
       reading: read, on: object, limit: StorageProbe.Request.defaultLimit + hops)
     for report in reports { KeyTable.learn(from: report) }
     guard let steps = steps(of: keyPath, from: reports) ?? search(keyPath, hops: hops) else {
-      throw .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: typeName)
+      return nil
     }
     if steps.count == 1 {
       learn(keyPath, index: steps[0].index)

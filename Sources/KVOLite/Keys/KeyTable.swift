@@ -24,7 +24,7 @@ final class KeyTable: @unchecked Sendable {
   /// finds the key it is another name of.
   let indexByOffset: [Int: Int]
   // The caches are behind `cacheLock`, so their accesses are not checked for exclusivity too.
-  let cacheLock = Lock()
+  let cacheLock = Lock(schedules: false)
   /// Chains of keys that typed key paths of several hops resolved to.
   @exclusivity(unchecked) var chains: [AnyKeyPath: [KeyStep]] = [:]
   /// Key paths learned by probing (see ``StorageProbe``): a found key's wrapped key path, and

@@ -4,10 +4,12 @@ extension ObservableKey {
   /// A derived key of a subclass of `Root`, declared in the subclass's override of
   /// ``KeyValueObservable/observableKeys`` (whose table is typed by the class that first
   /// declares it): `.derived("badge", \Employee.badge, affectedBy: ["fullName", "title"])`.
+  /// `affectedBy` as in ``derived(_:_:affectedBy:)-(_,KeyPath<Root,Value>,_)``: exactly those key
+  /// paths, or, without it, the keys the getter reads.
   ///
   /// - Precondition: `Subclass` is `Root` or a subclass of it.
   public static func derived<Subclass: AnyObject, Value>(
-    _ name: String, _ keyPath: KeyPath<Subclass, Value>, affectedBy: [String] = []
+    _ name: String, _ keyPath: KeyPath<Subclass, Value>, affectedBy: [String]? = nil
   ) -> ObservableKey {
     require(
       Subclass.self is Root.Type,

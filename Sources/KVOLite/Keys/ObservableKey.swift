@@ -121,20 +121,31 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
     return ObservableKey(entry: entry)
   }
 
-  /// A derived key: a computed value, declared with the key paths (relative to `Root`) whose
-  /// changes change it. Observing it observes all of them, including chains and other derived
-  /// keys; one change gives one notification, with the derived key's own old and new values.
-  /// A key path may reach a key of every element of a to-many relationship (`books.pages`, or
+  /// A derived key: a computed value, observed and read by name (string key paths, key-value
+  /// coding) and by typed key path.
+  ///
+  /// - With `affectedBy`, it is affected by exactly those key paths (relative to `Root`), as
+  ///   Foundation's `keyPathsForValuesAffecting<Key>` declares it: observing it observes all of
+  ///   them, including chains and other derived keys, and nothing else (a key the getter reads
+  ///   but the list leaves out does not notify: a trigger key that batches several edits into
+  ///   one notification relies on it). `affectedBy: []` declares that nothing affects it, as
+  ///   Foundation's empty set does (only ``KeyValueObservable/willChangeValue(for:)`` and
+  ///   ``KeyValueObservable/didChangeValue(for:)`` of the key itself notify).
+  /// - Without `affectedBy`, its inputs are found by reading it: the ``Observed`` keys (of any
+  ///   object) its getter reads, found again after each change (see <doc:DeclaringObservableModels>).
+  ///
+  /// One change gives one notification, with the derived key's own old and new values. A key
+  /// path may reach a key of every element of a to-many relationship (`books.pages`, or
   /// `books.@sum.pages`): the derived key then also notifies when any element's key changes,
   /// and its old value is the one delivered last (see <doc:ObservingChanges>).
   public static func derived<Value>(
-    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String] = []
+    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]? = nil
   ) -> ObservableKey {
     derivedValue(name, keyPath, affectedBy: affectedBy)
   }
 
   private static func derivedValue<Value>(
-    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]
+    _ name: String, _ keyPath: KeyPath<Root, Value>, affectedBy: [String]?
   ) -> ObservableKey {
     let entry = KeyEntry(
       name: name, keyPath: keyPath, role: .derived, valueType: Value.self, storedType: Value.self,
@@ -145,9 +156,10 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
 
   /// A derived key whose value is another observable object: key paths continue through it
   /// (`primary.firstName`), and observations of such paths re-wire whenever the keys in
-  /// `affectedBy` change, as they do for a to-one relationship.
+  /// `affectedBy` change (without it, the keys its getter reads), as they do for a to-one
+  /// relationship.
   public static func derived<Target: KeyValueObservable>(
-    _ name: String, _ keyPath: KeyPath<Root, Target>, affectedBy: [String] = []
+    _ name: String, _ keyPath: KeyPath<Root, Target>, affectedBy: [String]? = nil
   ) -> ObservableKey {
     let key = derivedValue(name, keyPath, affectedBy: affectedBy)
     key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }
@@ -159,7 +171,7 @@ public struct ObservableKey<Root: AnyObject>: @unchecked Sendable {
   /// ``derived(_:_:affectedBy:)-(_,KeyPath<Root,Target>,_)``. Key paths through it read as
   /// `nil` while it is `nil`.
   public static func derived<Target: KeyValueObservable>(
-    _ name: String, _ keyPath: KeyPath<Root, Target?>, affectedBy: [String] = []
+    _ name: String, _ keyPath: KeyPath<Root, Target?>, affectedBy: [String]? = nil
   ) -> ObservableKey {
     let key = derivedValue(name, keyPath, affectedBy: affectedBy)
     key.entry.related = { unsafeDowncast($0, to: Root.self)[keyPath: keyPath] }

@@ -10,7 +10,7 @@ import KVOLiteLocking
 enum OptionalTypes {
   // Guarded by `lock` (KVOLite's `Lock`, whose atomics the thread sanitizer sees; it does not
   // model `Synchronization.Mutex`'s futex), as ``GenericKeyTables`` guards its tables.
-  private static let lock = Lock()
+  private static let lock = Lock(schedules: false)
   nonisolated(unsafe) private static var known: [ObjectIdentifier: Bool] = [:]
 
   /// Whether `type` is an `Optional`. The runtime is asked outside the lock.

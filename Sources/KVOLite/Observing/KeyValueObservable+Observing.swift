@@ -39,7 +39,8 @@ extension KeyValueObservable {
 
   /// ``observe(_:options:changeHandler:)-(KeyPath<Self,Value>,_,_)`` with its error thrown.
   ///
-  /// Inlinable so that registering one declared key is specialized in the client.
+  /// Inlinable so that registering one key seen before (the direct plan's fast path) is
+  /// specialized in the client.
   @inlinable
   func observeTyped<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
@@ -47,8 +48,19 @@ extension KeyValueObservable {
   ) throws(KeyValueError) -> ObservationToken {
     let table = KeyTable.of(self)
     guard let index = table.directIndex(of: keyPath, on: self) else {
-      return try observeChain(keyPath, options: options, changeHandler: changeHandler)
+      return try observePlanned(keyPath, options: options, changeHandler: changeHandler)
     }
+    return try observeDirect(
+      keyPath, key: index, in: table, options: options, changeHandler: changeHandler)
+  }
+
+  /// Registers a direct observation of key `index` of `table` (this object's class's), which
+  /// `keyPath` reads.
+  @inlinable
+  func observeDirect<Value>(
+    _ keyPath: KeyPath<Self, Value>, key index: Int, in table: KeyTable,
+    options: ObservingOptions, changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
+  ) throws(KeyValueError) -> ObservationToken {
     let record = try observationRegistrar.registerDirect(on: self, key: index, in: table) {
       TypedRecord<Self, Value>(context: $0, keyIndex: $1, options: options, handler: changeHandler)
     }
@@ -56,38 +68,37 @@ extension KeyValueObservable {
     return ObservationToken(record)
   }
 
-  /// The part of ``observeTyped(_:options:changeHandler:)`` for chains, derived keys and key
-  /// paths seen for the first time (resolved by probing, then known).
+  /// The part of ``observeTyped(_:options:changeHandler:)`` for key paths not seen before as
+  /// one key: resolved (by probing the first time), planned, and started as the plan says.
   @usableFromInline
-  func observeChain<Value>(
+  func observePlanned<Value>(
     _ keyPath: KeyPath<Self, Value>, options: ObservingOptions,
     changeHandler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> ObservationToken {
     let table = KeyTable.of(self)
-    let steps: [KeyStep]
-    do {
-      steps = try table.resolve(keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
-    } catch {
-      // A computed property with no declaration (or an optional chain): its inputs are the
-      // @Observed keys it reads.
-      guard case .undeclaredKeyPath = error else { throw error }
-      let (token, sendInitial) = try startFoundInputs(
-        branches: [], wiringFrom: 0, options: options, read: { $0[keyPath: keyPath] },
-        handler: changeHandler, unobservable: error)
-      sendInitial()
-      return token
+    let steps = table.resolution(of: keyPath, probing: self) { ($0 as! Self)[keyPath: keyPath] }
+    let plan = try ObservationPlan.of(
+      typed: steps, on: self,
+      undeclared: .undeclaredKeyPath(keyPath: KeyTable.describe(keyPath), type: table.typeName))
+    let started: (token: ObservationToken, sendInitial: () -> Void)
+    switch plan {
+    case .direct(let step):
+      return try observeDirect(
+        keyPath, key: step.index, in: step.table, options: options, changeHandler: changeHandler)
+    case .links(let links):
+      started = try startLinks(
+        links, options: options, read: { $0[keyPath: keyPath] }, elements: { $0 as! Value },
+        handler: changeHandler)
+    case .aggregate(let steps, let expansion, _):
+      started = try AggregateObservation.start(
+        on: self, steps: steps, expansion: expansion, operator: nil, options: options,
+        read: { $0[keyPath: keyPath] }, handler: changeHandler)
+    case .elements, .forwarded:
+      // Only string key paths go through to-many relationships or past the declared types.
+      fatalError("KVOLite: a typed key path was planned as a string key path")
     }
-    let isOneKey = steps.count == 1 && steps[0].entry.role != .derived
-    if isOneKey, steps[0].entry.readsStorage(of: self) {
-      return try observeTyped(keyPath, options: options, changeHandler: changeHandler)
-    }
-    // One key of a superclass, on an object of a subclass that may override its getter: the
-    // values are read through the key path, as Foundation reads them.
-    let (token, sendInitial) = try startPathObservation(
-      steps: steps, hasOperator: false, options: options, readsValues: isOneKey,
-      read: { $0[keyPath: keyPath] }, elements: { $0 as! Value }, handler: changeHandler)
-    sendInitial()
-    return token
+    started.sendInitial()
+    return started.token
   }
 
   /// Observes a string key path such as `"recipient.postalAddress.street"` or
@@ -130,43 +141,13 @@ extension KeyValueObservable {
     handler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let table = KeyTable.of(self)
-    let path: KeyValuePath
-    let (steps, hasOperator): ([KeyStep], Bool)
-    do {
-      path = try table.keyValuePath(keyPath)
-      if case .rest(let rest)? = path.components.last {
-        // The declared types stop before the end: the rest is registered on the object there,
-        // with its own `addObserver` (its class's keys, or its own registration).
-        return try ForwardedObservation.start(
-          on: self, keyPath: keyPath, prefix: rest.before, rest: rest.text, unresolved: rest.error,
-          options: options, handler: handler)
-      }
-      (steps, hasOperator) = try path.observedSteps()
-    } catch {
-      // A key of every element of a to-many relationship: `contents.weight`.
-      guard case .throughToMany = error,
-        let (relationship, rest) = try ElementPath.split(keyPath, in: table)
-      else { throw error }
-      return try ElementObservation.start(
-        on: self, relationship: relationship, rest: rest, options: options, handler: handler)
-    }
-    if hasOperator, case .collect(let op, let right)? = path.components.last {
-      // A collection operator follows the elements: `contents.@sum.weight`.
-      return try AggregateObservation<Self, Any?>.start(
-        on: self, steps: steps, expansion: try DependencyExpansion.branches(for: steps),
-        operator: (op, right?.text, keyPath), options: options, read: { _ in nil },
-        handler: { _, change in handler(change) })
-    }
-    if steps.count == 1, !hasOperator, let make = steps[0].entry.makeErasedRecord,
-      steps[0].entry.readsStorage(of: self)
-    {
-      // One stored key: a direct record, like a typed one-key observation. (On an object of a
-      // subclass, which may override the key's getter, a path observation reads the values.)
-      let step = steps[0]
+    switch try ObservationPlan.of(keyPath, on: self, in: table) {
+    case .direct(let step):
+      // One stored key: a direct record, like a typed one-key observation.
       let record = try observationRegistrar.registerDirect(
         on: self, key: step.index, in: step.table
       ) {
-        make($0, $1, options, handler)
+        step.entry.makeErasedRecord!($0, $1, options, handler)
       }
       return (
         ObservationToken(record),
@@ -177,45 +158,40 @@ extension KeyValueObservable {
           DeliveryScope.run { handler(KeyValueChange(kind: .setting, newValue: current)) }
         }
       )
+    case .links(let links):
+      let path = try table.keyValuePath(keyPath)
+      return try startLinks(
+        links, options: options, read: { (try? path.value(of: $0)) ?? nil },
+        elements: { KeyEntry.box($0) }, handler: { _, change in handler(change) })
+    case .elements(let relationship, let rest):
+      // A key of every element of a to-many relationship: `contents.weight`.
+      return try ElementObservation.start(
+        on: self, relationship: relationship, rest: rest, options: options, handler: handler)
+    case .aggregate(let steps, let expansion, let `operator`):
+      // A collection operator over the elements (`contents.@sum.weight`), or a derived key
+      // over them.
+      let path = try table.keyValuePath(keyPath)
+      return try AggregateObservation<Self, Any?>.start(
+        on: self, steps: steps, expansion: expansion, operator: `operator`, options: options,
+        read: { (try? path.value(of: $0)) ?? nil }, handler: { _, change in handler(change) })
+    case .forwarded(let prefix, let rest, let unresolved):
+      // The declared types stop before the end: the rest is registered on the object there.
+      return try ForwardedObservation.start(
+        on: self, keyPath: keyPath, prefix: prefix, rest: rest, unresolved: unresolved,
+        options: options, handler: handler)
     }
-    return try startPathObservation(
-      steps: steps, hasOperator: hasOperator, options: options,
-      read: { (try? path.value(of: $0)) ?? nil }, elements: { KeyEntry.box($0) },
-      handler: { _, change in handler(change) })
   }
 
-  /// Starts a path observation (its links placed); its `.initial` notification is the
+  /// Starts a links observation (its links placed); its `.initial` notification is the
   /// caller's, sent by `sendInitial` (see ``register(_:options:handler:)``).
-  ///
-  /// With `readsValues`, the values are read with `read` even where the last key's setter could
-  /// deliver the value it stored (an overriding getter may return another).
-  private func startPathObservation<Value>(
-    steps: [KeyStep], hasOperator: Bool, options: ObservingOptions, readsValues: Bool = false,
-    read: @escaping (Self) -> Value, elements: @escaping (Any) -> Value,
-    handler: @escaping (Self, KeyValueChange<Value>) -> Void
+  private func startLinks<Value>(
+    _ plan: LinksPlan, options: ObservingOptions, read: @escaping (Self) -> Value,
+    elements: @escaping (Any) -> Value, handler: @escaping (Self, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
-    let last = steps.last!.entry
-    let (branches, wiringFrom, elementPaths) = try DependencyExpansion.branches(for: steps)
-    if !elementPaths.isEmpty {
-      // A derived key that a key of every element of a to-many relationship affects.
-      return try AggregateObservation.start(
-        on: self, steps: steps, expansion: (branches, wiringFrom, elementPaths), operator: nil,
-        options: options, read: read, handler: handler)
-    }
-    if last.role == .derived {
-      // A derived key (of this object, or at the end of a chain): its declared inputs, and
-      // those its getter, read through the chain, reads.
-      return try startFoundInputs(
-        branches: branches, wiringFrom: wiringFrom, options: options, read: read,
-        handler: handler, unobservable: nil)
-    }
-    let observation = TypedPathObservation(
-      root: self, branches: branches, wiringFrom: wiringFrom,
-      isExactToMany: last.role == .toMany && !hasOperator,
-      isDerived: last.role == .derived || readsValues,
-      options: options, read: read, elements: elements, handler: handler)
+    let observation = TypedLinksObservation(
+      root: self, plan: plan, options: options, read: read, elements: elements, handler: handler)
     do {
-      try observation.rewire()
+      try observation.start()
     } catch {
       observation.invalidate()
       throw error
@@ -243,8 +219,9 @@ extension ObservationRegistrar {
     let record = make(context(of: object), key)
     // The object is alive (the caller holds it), so its registrar is not torn down.
     _ = record.context.add(record)
-    if table.entries[index].notifiesAutomatically, let offset {
-      StorageState.markObserved(object, offset: offset, key: key)
+    if let offset {
+      StorageState.markObserved(
+        object, offset: offset, key: key, notifies: table.entries[index].notifiesAutomatically)
     }
     return record
   }

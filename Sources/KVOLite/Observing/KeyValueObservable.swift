@@ -102,13 +102,19 @@ public protocol KeyValueObservable: AnyObject {
   /// Swift Observation".)
   static var _tracksSwiftObservation: Bool { get }
 
-  /// Called by the getter of an ``Observed`` property after its read (`first` on the first read
-  /// of that property of `object`), to report it to Swift Observation; `Root` is always `Self`
+  /// Called by the getter of an ``Observed`` property after its read, to report it to Swift Observation; `Root` is always `Self`
   /// (a requirement in `Self` could not be met by a class that is not final). Not to be
   /// implemented or called: for a class that is not `Observable`, the default does nothing and
   /// compiles to nothing; for one that is, it calls Swift's registrar's `access`.
   static func _observedRead<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>, storage: UnsafeRawPointer, first: Bool)
+    _ object: Root, _ keyPath: KeyPath<Root, Member>)
+
+  /// Called when the accessors of an ``Observed`` property are handed over (its first get or
+  /// set on an object; see <doc:Internals>): for an `Observable` class, what tells Swift's
+  /// registrar of a change of the property made without its setter; `nil` for any other class.
+  /// Not to be implemented or called.
+  static func _observationNotifier<Root: KeyValueObservable, Member>(
+    for keyPath: KeyPath<Root, Member>) -> AnyObject?
 
   /// Called by the setter of an ``Observed`` property before the value is stored; as
   /// `_observedRead`, calls Swift's registrar's `willSet` for an `Observable` class only.

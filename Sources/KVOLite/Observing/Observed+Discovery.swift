@@ -14,7 +14,7 @@ extension Observed: DiscoverableStorage {
   /// anything else an attribute (settable from text when `Value` has a text form).
   ///
   /// Reads and writes go through the property's accessors, as Foundation's key-value coding
-  /// does, once its getter has handed its key path over (``AccessorKeyPaths``): the key path
+  /// does, once its getter or setter has handed its key path over (``AccessorRegistry``): the key path
   /// dispatches to the object's class, so a subclass's override (getter, setter, `didSet`) runs.
   /// Until then they go to the storage at `offset`, as the accessors of `Root` itself would:
   /// under the object's lock, and a write notifies exactly as a set of the property does.
@@ -39,6 +39,7 @@ extension Observed: DiscoverableStorage {
       name: name, keyPath: nil, role: role, valueType: valueType, storedType: Value.self,
       isOptional: isOptional, notifiesAutomatically: true,
       value: { read($0, accessors, offset) })
+    entry.accessors = accessors
     entry.declaringClass = ObjectIdentifier(Root.self)
     entry.makeErasedRecord = KeyEntry.erasedRecordMaker(Root.self, Value.self)
     entry.assign = { object, value, path throws(KeyValueError) in
@@ -174,7 +175,7 @@ extension Observed: DiscoverableStorage {
         .assumingMemoryBound(to: Observed<Value>.self)
       let lock = PropertyLock(for: owner.toOpaque())
       lock.lock()
-      guard storage.pointee.state & StorageState.observed == 0 else {
+      guard storage.pointee.state & (StorageState.observed | StorageState.tracked) == 0 else {
         return setObserved(owner, .passUnretained(registrar), storage, lock, value)
       }
       let old = exchange(storage, value)

@@ -2,8 +2,10 @@ import KVOLiteLocking
 
 /// The slow path of a set: the property is observed.
 extension Observed {
-  /// Finishes a set of an observed property, entered with the object's lock held: notifies the
-  /// key's observers around the write, with the lock released.
+  /// Finishes a set that takes the slow path (observed, or tracked by a reading that finds
+  /// inputs), entered with the object's lock held: notifies the key's observers around the
+  /// write, with the lock released, and moves a tracked property's change counter with the
+  /// write.
   ///
   /// Inlinable so that it is specialized for the property's type in the client (no boxing for
   /// typed observers); the part after finding the registrar is never inlined, so that setters
@@ -41,11 +43,13 @@ extension Observed {
     let state = storage.pointee.state
     let key = StorageState.keyIndex(of: state)
     owner._withUnsafeGuaranteedRef { object in
-      guard let context = registrar._withUnsafeGuaranteedRef({ $0.existingContextUnretained }),
+      guard state & StorageState.observed != 0,
+        let context = registrar._withUnsafeGuaranteedRef({ $0.existingContextUnretained }),
         let list = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
       else {
-        // The last observer is gone: sets of this property are fast again.
-        storage.pointee.state = state & ~StorageState.observed
+        // Nobody to notify (the last observer is gone: sets of this property are fast again);
+        // a reading that tracks the property learns of the set by its change counter.
+        storage.pointee.state = StorageState.afterSet(state) & ~StorageState.observed
         let old = exchange(storage, newValue)
         lock.unlock()
         _ = old
@@ -71,6 +75,7 @@ extension Observed {
       lock.unlock()
       let frame = ChangeFrame.willChange(object, list: list, kind: .setting, indexes: nil, old: old)
       lock.lock()
+      storage.pointee.state = StorageState.afterSet(storage.pointee.state)
       let replaced = exchange(storage, newValue)
       lock.unlock()
       _ = replaced
@@ -86,6 +91,7 @@ extension Observed {
       let both =
         kinds & 0b1000 != 0
         ? KeyValueChange(kind: .setting, oldValue: old, newValue: newValue) : bare
+      storage.pointee.state = StorageState.afterSet(storage.pointee.state)
       let replaced = exchange(storage, newValue)
       lock.unlock()
       _ = replaced

@@ -18,8 +18,8 @@ import KVOLiteLocking
 ///
 /// The property is a key of its class, named after the property, its role taken from its type
 /// (see ``KeyValueObservable``); nothing else needs declaring. Key-value coding reads and writes
-/// it through its accessors (so that a subclass's override runs): the first get on each object
-/// hands the property's key path over for that, once, after unlocking.
+/// it through its accessors (so that a subclass's override runs): the first get or set on each
+/// object hands the property's key path over for that, once, after unlocking.
 ///
 /// In a class that is also `Observation.Observable` (declared where the class adopts
 /// ``KeyValueObservable``), every get is reported to Swift Observation (`access`) and every set
@@ -29,7 +29,7 @@ import KVOLiteLocking
 public struct Observed<Value> {
   /// The property's observation state (see ``StorageState``). First, so that the registrar
   /// finds it at the storage's address.
-  @usableFromInline var state: UInt32 = 0
+  @usableFromInline var state: UInt32 = StorageState.initial(notifiesAutomatically: true)
   @usableFromInline var value: Value
 
   /// Creates the storage with its initial value (which notifies nobody).
@@ -47,7 +47,7 @@ public struct Observed<Value> {
   /// notifications are still sent.
   @inlinable
   public init(wrappedValue: Value, notifiesAutomatically: Bool) {
-    state = notifiesAutomatically ? 0 : StorageState.manual
+    state = StorageState.initial(notifiesAutomatically: notifiesAutomatically)
     value = wrappedValue
   }
 
@@ -79,22 +79,18 @@ public struct Observed<Value> {
           storage, of: object, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
       }
       let state = storage.pointee.state
-      // The first get on each object hands the property's key path over (for key-value coding
-      // to call these accessors), after unlocking.
-      if _slowPath(state & StorageState.accessorsHandedOver == 0) {
-        storage.pointee.state = state | StorageState.accessorsHandedOver
-      }
+      // The first get or set on each object hands the property's accessors over (for
+      // key-value coding to call them), after unlocking.
+      let pending = state & StorageState.accessorsPending != 0
+      if _slowPath(pending) { storage.pointee.state = state & ~StorageState.accessorsPending }
       let value = storage.pointee.value
       lock.unlock()
-      let first = state & StorageState.accessorsHandedOver == 0
-      if _slowPath(first) {
-        AccessorKeyPaths.handOver(
-          wrappedKeyPath, declaredBy: Root.self,
-          offset: UnsafeRawPointer(base).distance(to: storage))
-        if !Root._tracksSwiftObservation { SwiftObservationBox.checkNotObservable(object) }
+      if _slowPath(pending) {
+        AccessorRegistry.handOver(
+          wrappedKeyPath, of: object, offset: UnsafeRawPointer(base).distance(to: storage))
       }
       // Swift Observation's read (nothing unless the class is `Observable`).
-      Root._observedRead(object, wrappedKeyPath, storage: storage, first: first)
+      Root._observedRead(object, wrappedKeyPath)
       return value
     }
     @inline(__always) set {
@@ -103,24 +99,38 @@ public struct Observed<Value> {
       let owner = Unmanaged.passUnretained(object)
       let lock = PropertyLock(for: owner.toOpaque())
       lock.lock()
-      store(newValue, owner, address(of: storageKeyPath, in: object), lock)
+      let storage = address(of: storageKeyPath, in: object)
+      if _slowPath(storage.pointee.state & StorageState.slowSet != 0) {
+        setSlowly(newValue, owner, storage, lock, wrappedKeyPath)
+      } else {
+        let old = exchange(storage, newValue)
+        lock.unlock()
+        _ = old  // Released here, after unlocking.
+      }
       Root._observedDidSet(object, wrappedKeyPath)
     }
   }
 
-  /// The rest of a set, entered with the object's lock held: stores `newValue`, notifying the
-  /// key's observers if it has any, and unlocks.
+  /// A set that is not only a move, entered with the object's lock held: hands the property's
+  /// accessors over if no get or set did on this object yet, and stores `newValue`, notifying
+  /// the key's observers if it has any (see ``setObserved(_:_:_:_:)``). Unlocks.
   @inlinable @inline(__always)
-  static func store<Root: KeyValueObservable>(
+  static func setSlowly<Root: KeyValueObservable>(
     _ newValue: __owned Value, _ owner: Unmanaged<Root>,
-    _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock
+    _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock,
+    _ wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>
   ) {
-    guard storage.pointee.state & StorageState.observed == 0 else {
-      return setObserved(owner, storage, lock, newValue)
+    let state = storage.pointee.state
+    let pending = state & StorageState.accessorsPending != 0
+    if _slowPath(pending) { storage.pointee.state = state & ~StorageState.accessorsPending }
+    setObserved(owner, storage, lock, newValue)
+    if _slowPath(pending) {
+      let base = UnsafeRawPointer(owner.toOpaque())
+      owner._withUnsafeGuaranteedRef {
+        AccessorRegistry.handOver(
+          wrappedKeyPath, of: $0, offset: base.distance(to: UnsafeRawPointer(storage)))
+      }
     }
-    let old = exchange(storage, newValue)
-    lock.unlock()
-    _ = old  // Released here, after unlocking.
   }
 
   /// The address of the storage in `object`. Call with the object's lock held: the projection

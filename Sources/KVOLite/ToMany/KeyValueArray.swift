@@ -141,10 +141,8 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
         to: object, registrar: object.observationRegistrar, key: index, storage: storage,
         path: name, makeMutation)
     }
-    let offset = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).distance(
-      to: storage)
-    SwiftObservationBox.storageChange(of: object, offset: offset, will: true)
-    defer { SwiftObservationBox.storageChange(of: object, offset: offset, will: false) }
+    SwiftObservationBox.storageChange(of: object, key: index, will: true)
+    defer { SwiftObservationBox.storageChange(of: object, key: index, will: false) }
     try ToManyMutation.apply(
       to: object, registrar: object.observationRegistrar, key: index, storage: storage, path: name,
       makeMutation)

@@ -98,8 +98,9 @@ extension KeyStep {
     guard let observable = object as? any KeyValueObservable,
       type(of: observable)._tracksSwiftObservation
     else { return try mutate(object, observedKey, storage, path, kind, indexes, elements) }
-    SwiftObservationBox.storageChange(of: observable, offset: offset, will: true)
-    defer { SwiftObservationBox.storageChange(of: observable, offset: offset, will: false) }
+    let notifier = table.entries[observedKey].accessors?.notifier
+    SwiftObservationBox.storageChange(of: observable, notifier: notifier, will: true)
+    defer { SwiftObservationBox.storageChange(of: observable, notifier: notifier, will: false) }
     try mutate(object, observedKey, storage, path, kind, indexes, elements)
   }
 }

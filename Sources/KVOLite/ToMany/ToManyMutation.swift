@@ -97,7 +97,7 @@ extension ToManyMutation {
         mutation.kind == .insertion ? [] : mutation.indexes.map { storage.pointee.value[$0] }
       mutation.apply(to: &storage.pointee.value)
       // Nobody is left to notify: clear the observed bit, as a set would.
-      storage.pointee.state = state & ~StorageState.observed
+      storage.pointee.state = StorageState.afterSet(state) & ~StorageState.observed
       lock.unlock()
       withExtendedLifetime(leaving) {}
       return
@@ -124,6 +124,7 @@ extension ToManyMutation {
     let finalRemoved: [Element]? =
       final.kind == .insertion ? nil : final.indexes.map { storage.pointee.value[$0] }
     final.apply(to: &storage.pointee.value)
+    storage.pointee.state = StorageState.afterSet(storage.pointee.state)
     lock.unlock()
     if final.indexes != mutation.indexes { frame.indexes = IndexSet(final.indexes) }
     frame.didChange(object, old: finalRemoved, new: final.kind == .removal ? nil : final.elements)

@@ -7,7 +7,7 @@
   @Suite("Registrar schedules")
   struct RegistrarScheduleTests {
     final class World: @unchecked Sendable {
-      let person = Person()
+      let person = ThreadScheduler.distinctLocks(1) { Person() }[0]
       var token: ObservationToken?
       let calls = Atomic<Int>(0)
       let inHandler = Atomic<Int>(0)

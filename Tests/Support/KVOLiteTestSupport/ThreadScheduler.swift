@@ -1,5 +1,6 @@
 #if DEBUG
   import Foundation
+  import KVOLiteLockPrimitive
   import KVOLiteLocking
 
   /// Runs every interleaving of a few callers of the code that ships — each on a real thread,
@@ -15,6 +16,14 @@
   /// what stays unexplored is what happens between points without a lock or an atomic (data
   /// races, which the thread sanitizer finds) and the memory orders of the atomics (each point
   /// is sequentially consistent here).
+  ///
+  /// Only the callers count: a lock is free for a caller unless another caller holds it (a
+  /// thread of another test that holds it, or shares its property lock, makes the caller wait
+  /// a moment in the lock itself, and changes no choice), so the interleavings of a scenario are
+  /// the same whatever else the process runs. Objects whose property locks are the same one of
+  /// the table's would make them differ: scenarios make theirs with ``distinctLocks(_:others:_:)``.
+  /// Locks around caches are not points (``Lock/init(rank:schedules:file:line:)``), and a first
+  /// run of the callers, unscheduled, fills what the process fills once.
   ///
   /// The search is depth first over the choice of which thread goes on at each point,
   /// replaying a schedule's prefix on a fresh world and fresh threads each time. It stops at
@@ -47,6 +56,9 @@
     ) -> InterleavingExplorer.Report {
       var prefix: [Int] = []
       var report = InterleavingExplorer.Report(interleavings: 0, truncated: false, failure: nil)
+      // A first run, unscheduled, fills what the process fills once (a property's accessors
+      // handed over, a key path learned), so that every interleaving explored meets the same.
+      warmUp(setUp().callers, timeout: timeout / 5)
       while true {
         let (world, callers) = setUp()
         let run = Run(callers.map(\.name), timeout: timeout)
@@ -74,6 +86,20 @@
       }
     }
 
+    /// Runs `callers` each on a thread of its own, with no schedule, and waits for them (a
+    /// scenario that deadlocks by design is left to its exploration after `timeout` seconds).
+    private static func warmUp(_ callers: [Caller], timeout: Double) {
+      let done = DispatchSemaphore(value: 0)
+      for caller in callers {
+        let work = Work(body: caller.body)
+        Thread {
+          work.body()
+          done.signal()
+        }.start()
+      }
+      for _ in callers where done.wait(timeout: .now() + timeout) == .timedOut { return }
+    }
+
     /// One interleaving: the callers' threads and the state they share with the driver, under
     /// one mutex (a pthread mutex: not a KVOLite lock, which would be a point itself).
     final class Run: @unchecked Sendable {
@@ -92,6 +118,8 @@
       /// One per caller, signalled when it is its turn (or the search failed).
       private var turns: UnsafeMutablePointer<pthread_cond_t>
       private var states: [State]
+      /// Each caller's thread record, once it started: what it holds.
+      private var records: [UnsafeMutablePointer<kvolite_thread_record_t>?]
       /// The caller allowed to go on, or -1.
       private var turn = -1
       /// Once the search failed, points no longer stop anyone.
@@ -103,6 +131,7 @@
         self.names = names
         self.timeout = timeout
         states = Array(repeating: .running, count: names.count)
+        records = Array(repeating: nil, count: names.count)
         turns = .allocate(capacity: names.count)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
@@ -126,6 +155,7 @@
           let participant = Participant(run: self, index: index)
           let work = Work(body: body)
           let thread = Thread {
+            self.started(index, ThreadIdentity.record)
             // Up to its first point, a caller touches nothing the others share.
             Scheduling.run(under: participant) { work.body() }
             self.finish(index)
@@ -146,7 +176,7 @@
           if parked.isEmpty { return nil }
           let ready = parked.filter {
             guard case .parked(let point) = states[$0] else { return false }
-            return point.canProceed
+            return canProceed(point, $0)
           }
           guard !ready.isEmpty else {
             return release("deadlock: " + parked.map { names[$0] }.joined(separator: ", "))
@@ -157,6 +187,24 @@
           turn = chosen
           pthread_cond_signal(turns + chosen)
         }
+      }
+
+      /// Whether caller `index` may pass `point` now (with `mutex` held, and every other caller
+      /// parked or done): a lock no other caller holds, a wait whose condition holds.
+      private func canProceed(_ point: SchedulePoint, _ index: Int) -> Bool {
+        guard case .acquire(let lock) = point else { return point.canProceed }
+        return !records.indices.contains { other in
+          other != index && records[other].map { LockOrder.holds($0, lock) } == true
+        }
+      }
+
+      /// Caller `index` started, on the thread whose record is `record`.
+      fileprivate func started(
+        _ index: Int, _ record: UnsafeMutablePointer<kvolite_thread_record_t>
+      ) {
+        pthread_mutex_lock(&mutex)
+        records[index] = record
+        pthread_mutex_unlock(&mutex)
       }
 
       /// Waits (with `mutex` held) until no caller is running. `false` after the timeout.
@@ -183,6 +231,9 @@
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         guard !released else { return }
+        // Inside a critical section, only a wait is a point: what other callers may do
+        // meanwhile without the lock commutes with it (one interleaving before it, one after).
+        if LockOrder.heldLockCount > 0, canProceed(point, index) { return }
         states[index] = .parked(point)
         pthread_cond_signal(&changed)
         while turn != index, !released { pthread_cond_wait(turns + index, &mutex) }
@@ -222,13 +273,37 @@
       }
 
       func reach(_ point: SchedulePoint) {
-        // Inside a critical section, only a wait is a point: what other threads may do
-        // meanwhile without the lock commutes with it (one interleaving before it, one after).
-        if LockOrder.heldCount > 0, point.canProceed { return }
         run.reach(index, point)
         // Once the search failed, the thread's waits are real waits again.
         if run.isReleased { ThreadIdentity.record.pointee.schedule = nil }
       }
+    }
+  }
+#endif
+
+#if DEBUG
+  import KVOLite
+
+  extension ThreadScheduler {
+    /// Makes `count` objects with `make`, none of which shares its property lock with another
+    /// or with any of `others` (the lock is chosen by address, so objects of one scenario could
+    /// share one in some interleavings and not in others). Deterministic in effect: it makes
+    /// objects until it has `count` whose locks differ, and releases the others.
+    public static func distinctLocks<Object: AnyObject>(
+      _ count: Int, others: [AnyObject] = [], _ make: () -> Object
+    ) -> [Object] {
+      var taken = Set(others.map { PropertyLock.index(of: $0) })
+      var made: [Object] = []
+      var discarded: [Object] = []
+      while made.count < count {
+        let object = make()
+        if taken.insert(PropertyLock.index(of: object)).inserted {
+          made.append(object)
+        } else {
+          discarded.append(object)
+        }
+      }
+      return made
     }
   }
 #endif

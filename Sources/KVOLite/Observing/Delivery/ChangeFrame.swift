@@ -98,7 +98,7 @@ extension ChangeFrame {
     var seen: [ObjectIdentifier] = []
     triggers = list.triggers
     for (position, trigger) in triggers.enumerated() where trigger.isActive {
-      if let (observation, _, _) = trigger.path {
+      if let (observation, _) = trigger.link {
         // One notification per observation, however many of its links this change hits.
         let id = ObjectIdentifier(observation)
         guard !seen.contains(id) else { continue }
@@ -115,11 +115,11 @@ extension ChangeFrame {
     let scope = DeliveryScope.enter()
     defer { DeliveryScope.leave(scope) }
     for (position, trigger) in triggers.enumerated() where trigger.isActive {
-      if let (observation, _, isLeaf) = trigger.path {
+      if let (observation, rereads) = trigger.link {
         // Only the links the will-phase met (an observation added since was not there).
         guard let old = pathOlds[position] else { continue }
         observation.didChange(
-          isLeaf: isLeaf, kind: kind, indexes: indexes, old: old, keyNew: keyNew())
+          rereads: rereads, kind: kind, indexes: indexes, old: old, keyNew: keyNew())
       } else {
         direct(trigger)
       }
@@ -147,9 +147,9 @@ extension ChangeFrame {
       guard trigger.takesChangesInFlight, trigger.isActive,
         !triggers.contains(where: { $0 === trigger })
       else { return }
-      if let (observation, _, isLeaf) = trigger.path {
+      if let (observation, rereads) = trigger.link {
         observation.didChange(
-          isLeaf: isLeaf, kind: kind, indexes: indexes, old: nil, keyNew: keyNew())
+          rereads: rereads, kind: kind, indexes: indexes, old: nil, keyNew: keyNew())
       } else {
         direct(trigger)
       }

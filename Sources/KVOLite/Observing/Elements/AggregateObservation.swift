@@ -7,7 +7,7 @@ import Foundation
 ///
 /// It follows the key on the elements of each relationship (see ``SerialObservation``), and
 /// hears of changes of every other path the value depends on — the relationships and the
-/// objects on the way to them among them — through one ``PathObservation``, so that one change
+/// objects on the way to them among them — through one ``LinksObservation``, so that one change
 /// of them is one notification; a relationship is read again after each. An operator over a
 /// chain of stored keys (`items.@sum.weight`, not `@count`) follows its relationship instead,
 /// as an ``ElementObservation`` does: an insertion, removal or replacement of elements is taken
@@ -36,7 +36,7 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
   /// The observation of the paths the value depends on, but for the element keys: re-wired
   /// after a change of elements, which may change where a derived to-one leads. `nil` when
   /// the operator's relationship is followed (``followsRelationship``).
-  private var others: PathObservation?
+  private var others: TypedLinksObservation<Root, Value>?
   /// Whether the operator's relationship is followed as an element observation follows it
   /// (its changes taken as made), rather than heard of as another path and read again. Set
   /// before any change is taken.
@@ -65,8 +65,7 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
   /// if asked (nothing once the token ended), then delivers the changes heard of since the
   /// start, which wait for it.
   static func start(
-    on root: Root, steps: [KeyStep],
-    expansion: (branches: [[KeyStep]], wiringFrom: Int, elements: [(String, rest: String)]),
+    on root: Root, steps: [KeyStep], expansion: DependencyExpansion,
     operator: (op: CollectionOperator, rest: String?, path: String)?, options: ObservingOptions,
     read: @escaping (Root) -> Value, handler: @escaping (Root, KeyValueChange<Value>) -> Void
   ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
@@ -107,15 +106,17 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
         try observation.takeElements()
         return (ObservationToken(observation), { observation.begin(options) })
       }
-      let others = TypedPathObservation<Root, Value>(
-        root: root, branches: expansion.branches, wiringFrom: expansion.wiringFrom,
-        isExactToMany: false, isDerived: true,
+      let others = TypedLinksObservation<Root, Value>(
+        root: root,
+        plan: LinksPlan(
+          branches: expansion.branches, wiringFrom: expansion.wiringFrom, isExactToMany: false,
+          readsValues: true, readers: expansion.readers, unobservable: nil),
         options: options.intersection(.prior).union(.takesChangesInFlight), read: read,
         elements: { $0 as! Value },
         handler: { [weak observation] _, change in observation?.heard(isPrior: change.isPrior) })
       observation.keep(ObservationToken(others))
       observation.others = others
-      try others.rewire()
+      try others.start()
       try observation.takeElements()
     } catch {
       observation.invalidate()
@@ -215,7 +216,6 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
   /// Re-wires the other paths after a change of elements, if a derived to-one along them
   /// decides where they lead (its value may depend on the elements).
   private func rewireOthers() {
-    guard let others, others.wiringFrom < others.branches.count else { return }
-    try? others.rewire()
+    others?.relinkIfWired()
   }
 }

@@ -215,7 +215,7 @@ struct RegistrarState {
     var publications: [Publication] = []
     /// Path observations that start at the object, to invalidate after unlocking (which
     /// detaches their links from the objects further along).
-    var rooted: [PathObservation] = []
+    var rooted: [Observation] = []
     /// Classic registrations, whose tokens are released after unlocking.
     var classic: [ClassicRegistration] = []
     var manualFrames: [ManualFrame] = []
@@ -235,9 +235,7 @@ struct RegistrarState {
       list.forEachTrigger { trigger in
         guard trigger.isActive else { return }
         trigger.end()
-        if let (observation, level, _) = trigger.path, level == 0 {
-          done.rooted.append(observation)
-        }
+        if let observation = trigger.rootedObservation { done.rooted.append(observation) }
       }
       done.publications.append(replace(key: key, with: nil))
     }

@@ -13,16 +13,28 @@ import KVOLiteLocking
 /// and none takes a second property lock (two objects may share one), so handlers, getters
 /// and releases run after unlocking.
 @usableFromInline
-struct PropertyLock {
+package struct PropertyLock {
   @usableFromInline let mutex: UnsafeMutablePointer<LockPrimitive>
 
   /// The lock of the object at `address`.
   @inlinable @inline(__always)
   init(for address: UnsafeRawPointer) {
+    mutex = (PropertyLockTable.base + PropertyLock.index(for: address) &* 64)
+      .assumingMemoryBound(to: LockPrimitive.self)
+  }
+
+  /// The index in the table of the lock of the object at `address`.
+  @inlinable @inline(__always)
+  static func index(for address: UnsafeRawPointer) -> Int {
     // Objects are 16-byte aligned; a multiplicative hash spreads neighbours over the table.
     let hash = (UInt(bitPattern: address) >> 4) &* 0x9E37_79B9_7F4A_7C15
-    let index = Int(truncatingIfNeeded: hash >> (UInt.bitWidth - 10))
-    mutex = (PropertyLockTable.base + index &* 64).assumingMemoryBound(to: LockPrimitive.self)
+    return Int(truncatingIfNeeded: hash >> (UInt.bitWidth - 10))
+  }
+
+  /// The index in the table of `object`'s property lock (for tests: objects that share one
+  /// wait for each other).
+  package static func index(of object: AnyObject) -> Int {
+    index(for: Unmanaged.passUnretained(object).toOpaque())
   }
 
   @inlinable @inline(__always)
@@ -49,33 +61,67 @@ struct PropertyLock {
 }
 
 /// The state field at the start of every ``Observed`` storage, guarded by the object's
-/// ``PropertyLock``: whether a set must notify, and which key of its type the property is.
+/// ``PropertyLock``: whether a set must take the slow path, which key of its type the property
+/// is, and how many of its sets a reading that finds inputs may have missed.
 ///
 /// | bits | meaning |
 /// |---|---|
-/// | 0 | observed: the key has observers on this object, so a set takes the slow path |
+/// | 0 | observed: the key has observers on this object |
 /// | 1 | manual: the property is declared `@Observed(notifiesAutomatically: false)` |
-/// | 2 | the getter has handed the property's key path over (``AccessorKeyPaths``) |
-/// | 8...31 | the key's index in its type's table, plus one (0 until first observed) |
+/// | 2 | accessors pending: no get or set of this object's property has handed its key path to the accessor registry yet (``AccessorRegistry``) |
+/// | 3 | tracked: a reading that finds inputs read the property (``StorageProbe``); the next set moves the change counter |
+/// | 4...15 | the change counter: moved by a set that finds the property tracked |
+/// | 16...31 | the key's index in its type's table, plus one (0 until first observed) |
 ///
-/// Registration sets it (the observer is added first); the slow path of a set clears the
-/// observed bit when it finds no observers left.
+/// A set takes the fast path (a move of the value, nothing else) while none of bits 0, 2 and
+/// 3 is set: one mask, as before any of them. Registration sets the observed bit (the observer
+/// is added first); the slow path of a set clears it when it finds no observers left.
+///
+/// The counter is how a links observation knows that a set raced the placing of a link on an
+/// input it found by reading (see ``LinksObservation``): the reading records the counter under
+/// the property lock and marks the property tracked; the placing compares the counter under
+/// the same lock. The counter moves at most once per reading (a set clears the mark), so 4,096
+/// readings would have to race one placing for it to come back where it was.
 @usableFromInline
 enum StorageState {
   @usableFromInline static let observed: UInt32 = 1 << 0
   /// The property notifies only by hand (`@Observed(notifiesAutomatically: false)`):
   /// registering an observer never marks it observed, so its sets notify nobody.
   @usableFromInline static let manual: UInt32 = 1 << 1
-  /// The property's getter has handed its key path over (see ``AccessorKeyPaths``): once per
-  /// object, so that key-value coding can go through the property's accessors.
-  @usableFromInline static let accessorsHandedOver: UInt32 = 1 << 2
+  /// No get or set of the property on this object has handed its key path over yet (see
+  /// ``AccessorRegistry``): set when the storage is made, cleared by the first.
+  @usableFromInline static let accessorsPending: UInt32 = 1 << 2
+  /// A reading that finds inputs read the property since its last set.
+  @usableFromInline static let tracked: UInt32 = 1 << 3
+  /// What makes a set take the slow path.
+  @usableFromInline static let slowSet: UInt32 = observed | accessorsPending | tracked
+  @usableFromInline static let counterShift: UInt32 = 4
+  @usableFromInline static let counterMask: UInt32 = 0xFFF << counterShift
+  @usableFromInline static let indexShift: UInt32 = 16
   /// The bits that say something of the property itself, kept when it is marked observed.
-  static let propertyFlags = manual | accessorsHandedOver
-  @usableFromInline static let indexShift: UInt32 = 8
+  static let propertyFlags = manual | accessorsPending | tracked | counterMask
+
+  /// The state of a new storage.
+  @inlinable
+  static func initial(notifiesAutomatically: Bool) -> UInt32 {
+    notifiesAutomatically ? accessorsPending : accessorsPending | manual
+  }
 
   /// The key index recorded in `state`, or -1.
   @inlinable
   static func keyIndex(of state: UInt32) -> Int { Int(state >> indexShift) - 1 }
+
+  /// The change counter in `state`.
+  @inlinable
+  static func counter(of state: UInt32) -> UInt32 { state & counterMask }
+
+  /// `state` after a set: a tracked property's counter moves (and the mark is cleared).
+  @inlinable
+  static func afterSet(_ state: UInt32) -> UInt32 {
+    guard state & tracked != 0 else { return state }
+    return (state & ~(tracked | counterMask))
+      | ((state &+ (1 << counterShift)) & counterMask)
+  }
 
   /// The state of a property observed as key `index`.
   static func observed(key index: Int) -> UInt32 {
@@ -83,15 +129,30 @@ enum StorageState {
   }
 
   /// Marks the storage at `storage` (offset `offset` in `object`) observed as key `index`,
-  /// under the object's lock, unless it notifies only by hand. The caller holds `object`.
-  static func markObserved(_ object: AnyObject, offset: Int, key index: Int) {
+  /// under the object's lock, unless it notifies only by hand. With `counter`, the change
+  /// counter a reading recorded: returns whether a set moved it since (the reading may have
+  /// missed that set). The caller holds `object`.
+  @discardableResult
+  static func markObserved(
+    _ object: AnyObject, offset: Int, key index: Int, notifies: Bool, counter: UInt32? = nil
+  ) -> Bool {
+    guard notifies || counter != nil else { return false }
     let base = Unmanaged.passUnretained(object).toOpaque()
     let lock = PropertyLock(for: base)
     lock.lock()
     let state = (base + offset).assumingMemoryBound(to: UInt32.self)
-    if state.pointee & manual == 0 {
+    if notifies, state.pointee & manual == 0 {
       state.pointee = observed(key: index) | state.pointee & propertyFlags
     }
+    let moved = counter.map { $0 != self.counter(of: state.pointee) } ?? false
     lock.unlock()
+    return moved
+  }
+
+  /// Marks the storage `state` tracked by a reading that finds inputs (with its lock held);
+  /// returns its change counter.
+  static func track(_ state: UnsafeMutablePointer<UInt32>) -> UInt32 {
+    state.pointee |= tracked
+    return counter(of: state.pointee)
   }
 }

@@ -34,9 +34,12 @@ enum StorageProbe {
     let storageKeyPath: AnyKeyPath
     /// The class that declares the property.
     let declaringType: any KeyValueObservable.Type
-    /// The object itself, kept alive, when the probe asked for it (``Request/retainsObjects``):
+    /// The object itself, kept alive, when the probe tracks changes (``Request/tracksChanges``):
     /// a getter may read objects it makes and releases, whose address `base` then outlives.
     var object: (any KeyValueObservable)? = nil
+    /// The property's change counter when the getter read it, when the probe tracks changes
+    /// (see ``StorageState``).
+    var counter: UInt32 = 0
   }
 
   /// What a probing thread found so far.
@@ -47,8 +50,10 @@ enum StorageProbe {
     /// over a large graph) does not make the probe grow without bound.
     var limit = Request.defaultLimit
     static let defaultLimit = 64
-    /// Whether each report keeps its object alive (found inputs register on them).
-    var retainsObjects = false
+    /// Whether each report keeps its object alive and its property's change counter, marking
+    /// the property tracked: a reading that finds inputs links them, and must learn of a set
+    /// made between the read and the link (see ``StorageState``).
+    var tracksChanges = false
   }
 
   /// Whether some thread is probing.
@@ -58,26 +63,31 @@ enum StorageProbe {
   /// Called by ``Observed``'s getter while a probe is in progress anywhere.
   @usableFromInline
   static func report<Root: KeyValueObservable>(
-    _ storage: UnsafeRawPointer, of object: Root, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath
+    _ storage: UnsafeMutableRawPointer, of object: Root, keyPath: AnyKeyPath,
+    storageKeyPath: AnyKeyPath
   ) {
     guard let probe = ThreadIdentity.probe else { return }
     let request = probe.assumingMemoryBound(to: Request.self)
     guard request.pointee.reports.count < request.pointee.limit else { return }
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    var report = Report(
+      base: base, offset: base.distance(to: storage), keyPath: keyPath,
+      storageKeyPath: storageKeyPath, declaringType: Root.self)
+    if request.pointee.tracksChanges {
+      // The getter holds the property lock: the state is read and marked under it.
+      report.object = object
+      report.counter = StorageState.track(storage.assumingMemoryBound(to: UInt32.self))
+    }
     // Appended in place: a copy of the request would copy every report so far.
-    request.pointee.reports.append(
-      Report(
-        base: base, offset: base.distance(to: storage), keyPath: keyPath,
-        storageKeyPath: storageKeyPath, declaringType: Root.self,
-        object: request.pointee.retainsObjects ? object : nil))
+    request.pointee.reports.append(report)
   }
 
-  /// Runs `read` while probing, with no limit on the reports, each keeping its object alive:
-  /// the value read and every ``Observed`` getter that ran, in order (see
-  /// ``FoundInputsObservation``). The reports' objects are released with the reports, by the
-  /// caller, after any lock it takes for them.
+  /// Runs `read` while probing, with no limit on the reports, each keeping its object alive and
+  /// its property's change counter: the value read and every ``Observed`` getter that ran, in
+  /// order (see ``LinksObservation``). The reports' objects are released with the reports, by
+  /// the caller, after any lock it takes for them.
   static func value<Value>(reading read: () -> Value) -> (value: Value, reports: [Report]) {
-    var request = Request(limit: .max, retainsObjects: true)
+    var request = Request(limit: .max, tracksChanges: true)
     let value = probing(&request, read)
     return (value, request.reports)
   }
@@ -86,7 +96,10 @@ enum StorageProbe {
   /// stack while the probe runs and the thread's record points to it (a probe inside the read,
   /// by a getter, saves and restores the pointer).
   private static func probing<Value>(_ request: inout Request, _ read: () -> Value) -> Value {
-    withUnsafeMutablePointer(to: &request) { request in
+    #if DEBUG
+      LockOrder.checkCallOut("a getter")
+    #endif
+    return withUnsafeMutablePointer(to: &request) { request in
       let saved = ThreadIdentity.probe
       ThreadIdentity.probe = UnsafeMutableRawPointer(request)
       active.add(1, ordering: .relaxed)

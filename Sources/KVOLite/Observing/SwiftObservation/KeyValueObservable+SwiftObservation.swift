@@ -16,8 +16,14 @@ extension KeyValueObservable {
   /// Does nothing: Swift Observation does not track this class.
   @inlinable @inline(__always)
   public static func _observedRead<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>, storage: UnsafeRawPointer, first: Bool
+    _ object: Root, _ keyPath: KeyPath<Root, Member>
   ) {}
+
+  /// `nil`: Swift Observation does not track this class.
+  @inlinable
+  public static func _observationNotifier<Root: KeyValueObservable, Member>(
+    for keyPath: KeyPath<Root, Member>
+  ) -> AnyObject? { nil }
 
   /// Does nothing: Swift Observation does not track this class.
   @inlinable @inline(__always)
@@ -41,12 +47,18 @@ extension KeyValueObservable where Self: Observable {
   /// `withObservationTracking` running on this thread records. Thread-safe.
   @inlinable @inline(__always)
   public static func _observedRead<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>, storage: UnsafeRawPointer, first: Bool
+    _ object: Root, _ keyPath: KeyPath<Root, Member>
   ) {
     SwiftObservationBox.read(
-      unsafeDowncast(object, to: Self.self),
-      unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self),
-      storage: storage, first: first)
+      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self))
+  }
+
+  /// How Swift's registrar hears of a change of `keyPath` made without its setter (a to-many
+  /// proxy's): kept with the property's accessors (``AccessorRegistry``).
+  public static func _observationNotifier<Root: KeyValueObservable, Member>(
+    for keyPath: KeyPath<Root, Member>
+  ) -> AnyObject? {
+    TypedObservationNotifier(unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self))
   }
 
   /// Reports the coming change to the object's Swift registrar (`willSet`, which runs the

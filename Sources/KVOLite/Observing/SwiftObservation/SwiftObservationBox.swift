@@ -10,13 +10,11 @@ import Observation
 /// (`willSet` before the value is stored, `didSet` after), through
 /// ``KeyValueObservable``'s tracking hooks, whose witnesses for an `Observable` class call the
 /// functions below and whose witnesses for any other class do nothing (and are inlined away).
-/// Mutations that store without the setter (``KeyValueArray``'s) find the property's key path
-/// by its storage's offset in the notifiers that the first read of each property of each class
-/// records.
+/// Mutations that store without the setter (``KeyValueArray``'s) tell it through the
+/// property's ``SwiftObservationNotifier``, kept with its accessors (``AccessorRegistry``).
 ///
 /// - Thread safety: Swift's registrar is thread-safe; the box is published once with a
-///   compare-and-swap; the notifiers are under a lock, and no user code runs under it (Swift's
-///   registrar calls `onChange` handlers, which run after it is released).
+///   compare-and-swap.
 /// - Lifetime: the object's registrar context holds the box; the box holds no object.
 @usableFromInline
 final class SwiftObservationBox: Sendable {
@@ -25,60 +23,15 @@ final class SwiftObservationBox: Sendable {
 
   init() {}
 
-  /// Notifies Swift's registrar that the property it stands for will change or did change.
-  /// A class rather than a closure: the key path it keeps is immutable, so it is shared across
-  /// threads (key paths are not `Sendable`).
-  class Notifier: @unchecked Sendable {
-    func notify(_ object: AnyObject, _ box: SwiftObservationBox, will: Bool) {}
-  }
-
-  /// The ``Notifier`` of `keyPath`.
-  final class TypedNotifier<Subject: KeyValueObservable & Observable, Member>: Notifier,
-    @unchecked Sendable
-  {
-    let keyPath: KeyPath<Subject, Member>
-
-    init(_ keyPath: KeyPath<Subject, Member>) { self.keyPath = keyPath }
-
-    override func notify(_ object: AnyObject, _ box: SwiftObservationBox, will: Bool) {
-      let subject = unsafeDowncast(object, to: Subject.self)
-      if will {
-        box.registrar.willSet(subject, keyPath: keyPath)
-      } else {
-        box.registrar.didSet(subject, keyPath: keyPath)
-      }
-    }
-  }
-
-  /// A property of a class: the object's dynamic class and the storage's offset in it.
-  private struct Place: Hashable {
-    let type: ObjectIdentifier
-    let offset: Int
-  }
-
-  private static let notifiersLock = Lock()
-  /// Guarded by `notifiersLock`.
-  nonisolated(unsafe) private static var notifiers: [Place: Notifier] = [:]
-
   // MARK: - The hooks' work
 
-  /// Reports a read of `keyPath` (an ``Observed`` property stored at `storage`) to `object`'s
-  /// Swift registrar, creating it if this is the object's first tracked read; on the first read
-  /// of this property of this object, records how to notify its changes by offset.
+  /// Reports a read of `keyPath` to `object`'s Swift registrar, creating it if this is the
+  /// object's first tracked read.
   @usableFromInline
   static func read<Subject: KeyValueObservable & Observable, Member>(
-    _ object: Subject, _ keyPath: KeyPath<Subject, Member>, storage: UnsafeRawPointer,
-    first: Bool
+    _ object: Subject, _ keyPath: KeyPath<Subject, Member>
   ) {
-    let box = box(of: object)
-    box.registrar.access(object, keyPath: keyPath)
-    guard first else { return }
-    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    let place = Place(type: ObjectIdentifier(type(of: object)), offset: base.distance(to: storage))
-    let notifier = TypedNotifier(keyPath)
-    notifiersLock.withLock {
-      if notifiers[place] == nil { notifiers[place] = notifier }
-    }
+    box(of: object).registrar.access(object, keyPath: keyPath)
   }
 
   /// Reports that `keyPath` of `object` will change (before it is stored), if anything ever
@@ -100,15 +53,22 @@ final class SwiftObservationBox: Sendable {
     box.registrar.didSet(object, keyPath: keyPath)
   }
 
-  /// Reports a change of the ``Observed`` property stored at `offset` in `object` made without
-  /// its setter (will-time if `will`, else did-time). Nothing if no read of that property of an
-  /// object of this class was ever tracked.
-  @usableFromInline
-  static func storageChange(of object: some KeyValueObservable, offset: Int, will: Bool) {
-    guard let box = existingBox(of: object) else { return }
-    let place = Place(type: ObjectIdentifier(type(of: object)), offset: offset)
-    guard let notifier = notifiersLock.withLock({ notifiers[place] }) else { return }
+  /// Reports a change of an ``Observed`` property of `object` made without its setter
+  /// (will-time if `will`, else did-time), through the property's `notifier` (see
+  /// ``AccessorRegistry``). Nothing if no get or set of the property ever ran (then nothing
+  /// can be tracking it), or if no read of `object` was ever tracked.
+  static func storageChange(
+    of object: some KeyValueObservable, notifier: SwiftObservationNotifier?, will: Bool
+  ) {
+    guard let notifier, let box = existingBox(of: object) else { return }
     notifier.notify(object, box, will: will)
+  }
+
+  /// ``storageChange(of:notifier:will:)`` for key `index` of `object`'s class.
+  @usableFromInline
+  static func storageChange(of object: some KeyValueObservable, key index: Int, will: Bool) {
+    let notifier = KeyTable.of(object).entries[index].accessors?.notifier
+    storageChange(of: object, notifier: notifier, will: will)
   }
 
   /// Stops a class that is `Observable` while its tracking hooks are those of a class that is
@@ -139,6 +99,32 @@ final class SwiftObservationBox: Sendable {
   private static func existingBox(of object: some KeyValueObservable) -> SwiftObservationBox? {
     object.observationRegistrar.existingContextUnretained?._withUnsafeGuaranteedRef {
       $0.existingSwiftObservationBox
+    }
+  }
+}
+
+/// Notifies Swift's registrar that the property it stands for will change or did change: kept
+/// with the property's accessors (``AccessorRegistry``) for an `Observable` class, for the
+/// mutations that store without the setter. A class rather than a closure: the key path it
+/// keeps is immutable, so it is shared across threads (key paths are not `Sendable`).
+class SwiftObservationNotifier: @unchecked Sendable {
+  func notify(_ object: AnyObject, _ box: SwiftObservationBox, will: Bool) {}
+}
+
+/// The ``SwiftObservationNotifier`` of `keyPath`.
+final class TypedObservationNotifier<Subject: KeyValueObservable & Observable, Member>:
+  SwiftObservationNotifier, @unchecked Sendable
+{
+  let keyPath: KeyPath<Subject, Member>
+
+  init(_ keyPath: KeyPath<Subject, Member>) { self.keyPath = keyPath }
+
+  override func notify(_ object: AnyObject, _ box: SwiftObservationBox, will: Bool) {
+    let subject = unsafeDowncast(object, to: Subject.self)
+    if will {
+      box.registrar.willSet(subject, keyPath: keyPath)
+    } else {
+      box.registrar.didSet(subject, keyPath: keyPath)
     }
   }
 }

@@ -2,7 +2,7 @@ import KVOLiteLocking
 import Synchronization
 
 /// Something an ``ObservationToken`` ends: a direct observation of one key (``TypedRecord``)
-/// or an observation of a path (``PathObservation``).
+/// or any other kind (see ``ObservationPlan``).
 ///
 /// A class rather than a protocol, so that a token holds one word, not an existential.
 @usableFromInline

@@ -67,9 +67,13 @@ class Trigger: Observation, @unchecked Sendable {
     (context, context.remove(self))
   }
 
-  /// For a link of a path observation: the observation, the link's level in its branch, and
-  /// whether it is the branch's last key; else `nil`.
-  var path: (observation: PathObservation, level: Int, isLeaf: Bool)? { nil }
+  /// For a link of a links observation: the observation, and whether a change through the link
+  /// reads the links again; else `nil`.
+  var link: (observation: LinksObservation, rereads: Bool)? { nil }
+
+  /// For a link on the root of its observation: the observation, which ends when the root
+  /// does; else `nil`.
+  var rootedObservation: Observation? { nil }
 
   /// Delivers a change whose values are boxed as `Any` (manual notification). Only direct
   /// records are delivered this way; links go through their observation.

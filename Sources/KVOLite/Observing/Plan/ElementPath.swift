@@ -21,18 +21,15 @@ enum ElementPath {
   static func dependency(_ keyPath: String, in table: KeyTable) throws(KeyValueError)
     -> Dependency
   {
-    do {
-      let path = try table.keyValuePath(keyPath)
-      let (steps, _) = try path.observedSteps()
-      if case .collect(_, let right?)? = path.components.last {
-        return .elements(relationship: steps, rest: right.text)
-      }
-      return .keys(steps)
-    } catch {
-      guard case .throughToMany = error, let (relationship, rest) = try split(keyPath, in: table)
-      else { throw error }
+    if let (relationship, rest) = try split(keyPath, in: table) {
       return .elements(relationship: try table.resolve(KeyPathString(relationship)), rest: rest)
     }
+    let path = try table.keyValuePath(keyPath)
+    let (steps, _) = try path.observedSteps()
+    if case .collect(_, let right?)? = path.components.last {
+      return .elements(relationship: steps, rest: right.text)
+    }
+    return .keys(steps)
   }
 
   /// Where `keyPath` of `table` passes through a to-many relationship with neither an index nor
