@@ -94,9 +94,6 @@ extension KeyValueObservable {
   ) {
     guard let context = observationRegistrar.existingContext else { return }
     let identity = ObjectIdentifier(observer)
-    let removed = context.removeClassic {
-      $0.observer == identity && $0.keyPath == keyPath && matching($0)
-    }
-    removed?.token?.invalidate()
+    context.removeClassic { $0.observer == identity && $0.keyPath == keyPath && matching($0) }
   }
 }

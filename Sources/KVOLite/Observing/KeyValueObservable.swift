@@ -114,7 +114,8 @@ public protocol KeyValueObservable: AnyObject {
   /// registrar of a change of the property made without its setter; `nil` for any other class.
   /// Not to be implemented or called.
   static func _observationNotifier<Root: KeyValueObservable, Member>(
-    for keyPath: KeyPath<Root, Member>) -> AnyObject?
+    for keyPath: KeyPath<Root, Member>
+  ) -> AnyObject?
 
   /// Called by the setter of an ``Observed`` property before the value is stored; as
   /// `_observedRead`, calls Swift's registrar's `willSet` for an `Observable` class only.

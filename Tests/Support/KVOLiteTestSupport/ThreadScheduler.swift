@@ -47,9 +47,14 @@
     /// Explores the interleavings of the callers `setUp` makes (fresh for each interleaving,
     /// with the world they share). `invariant` is checked at every point, while every caller
     /// is parked, and `atEnd` once they are all done; each returns `nil` when it holds, or what
-    /// is wrong.
+    /// is wrong. Without `stepsArePoints`, only lock acquires and waits are points (for
+    /// scenarios where no gate or trigger state decides anything: no invalidation). With
+    /// `preemptions`, a schedule switches away from a caller that could go on at most that many
+    /// times (a bound under which most concurrency bugs show, as CHESS found; the rest of each
+    /// schedule runs the caller that ran last as long as it can).
     public static func explore<World>(
-      limit: Int = 100_000, timeout: Double = 10,
+      limit: Int = 100_000, timeout: Double = 10, stepsArePoints: Bool = true,
+      preemptions bound: Int? = nil,
       setUp: () -> (world: World, callers: [Caller]),
       invariant: (World) -> String? = { _ in nil },
       atEnd: (World) -> String? = { _ in nil }
@@ -61,11 +66,20 @@
       warmUp(setUp().callers, timeout: timeout / 5)
       while true {
         let (world, callers) = setUp()
-        let run = Run(callers.map(\.name), timeout: timeout)
+        let run = Run(callers.map(\.name), timeout: timeout, stepsArePoints: stepsArePoints)
         var choices: [(chosen: Int, options: Int)] = []
-        let failure = run.drive(callers.map(\.body)) { ready in
-          let chosen = choices.count < prefix.count ? min(prefix[choices.count], ready - 1) : 0
-          choices.append((chosen, ready))
+        var preempted = 0
+        let failure = run.drive(callers.map(\.body)) { ready, last in
+          // Within the bound, any ready caller; at it, the one that ran last if it can go on
+          // (switching away from it is a preemption).
+          let options =
+            bound.map { preempted >= $0 } == true && last.map(ready.contains) == true
+            ? [last!] : ready
+          let position =
+            choices.count < prefix.count ? min(prefix[choices.count], options.count - 1) : 0
+          choices.append((position, options.count))
+          let chosen = options[position]
+          if let last, chosen != last, ready.contains(last) { preempted += 1 }
           return chosen
         } check: {
           invariant(world)
@@ -112,6 +126,8 @@
 
       private let names: [String]
       private let timeout: Double
+      /// Whether atomic steps (``SchedulePoint/step(_:)``) are points, or only locks and waits.
+      private let stepsArePoints: Bool
       private var mutex = pthread_mutex_t()
       /// Signalled when a caller parks or finishes (the driver waits on it).
       private var changed = pthread_cond_t()
@@ -127,7 +143,8 @@
       /// The callers' names, one per step taken.
       private(set) var schedule: [String] = []
 
-      init(_ names: [String], timeout: Double) {
+      init(_ names: [String], timeout: Double, stepsArePoints: Bool) {
+        self.stepsArePoints = stepsArePoints
         self.names = names
         self.timeout = timeout
         states = Array(repeating: .running, count: names.count)
@@ -145,11 +162,12 @@
         pthread_mutex_destroy(&mutex)
       }
 
-      /// Runs the callers' `bodies`, one step at a time as `choose` decides among the ready
-      /// ones (their count given; it returns the index of the one to run), checking `check`
-      /// at every step. Returns the first failure.
+      /// Runs the callers' `bodies`, one step at a time as `choose` decides among the ready ones
+      /// (given with the one chosen last; it returns the one to run), checking `check` at every
+      /// step. Returns the first failure.
       func drive(
-        _ bodies: [() -> Void], choose: (Int) -> Int, check: () -> String?
+        _ bodies: [() -> Void], choose: (_ ready: [Int], _ last: Int?) -> Int,
+        check: () -> String?
       ) -> String? {
         for (index, body) in bodies.enumerated() {
           let participant = Participant(run: self, index: index)
@@ -165,6 +183,7 @@
         }
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
+        var lastChosen: Int?
         while true {
           guard waitUntilParked() else {
             return release("a thread blocked outside a schedule point (timeout)")
@@ -181,7 +200,8 @@
           guard !ready.isEmpty else {
             return release("deadlock: " + parked.map { names[$0] }.joined(separator: ", "))
           }
-          let chosen = ready[choose(ready.count)]
+          let chosen = choose(ready, lastChosen)
+          lastChosen = chosen
           schedule.append(names[chosen])
           states[chosen] = .running
           turn = chosen
@@ -234,6 +254,7 @@
         // Inside a critical section, only a wait is a point: what other callers may do
         // meanwhile without the lock commutes with it (one interleaving before it, one after).
         if LockOrder.heldLockCount > 0, canProceed(point, index) { return }
+        if case .step = point, !stepsArePoints { return }
         states[index] = .parked(point)
         pthread_cond_signal(&changed)
         while turn != index, !released { pthread_cond_wait(turns + index, &mutex) }

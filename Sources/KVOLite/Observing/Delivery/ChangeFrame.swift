@@ -134,7 +134,7 @@ extension ChangeFrame {
   /// Delivers the change to the triggers registered since its will-phase that take changes
   /// in flight: they were registered, and their observation read the value, before this change
   /// stored it. (An observation that follows elements places them while changes go on; without
-  /// this, such a change would leave the value it read stale.) See ``RegistrarState``.
+  /// this, such a change would leave the value it read stale.) See ``RegistrarStateMachine``.
   private func walkLate(_ object: AnyObject, direct: (Trigger) -> Void, keyNew: () -> Any?) {
     guard let owner = object as? any KeyValueObservable,
       let context = owner.observationRegistrar.existingContext,

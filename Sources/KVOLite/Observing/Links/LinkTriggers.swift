@@ -11,8 +11,9 @@ final class Link: Trigger, @unchecked Sendable {
   /// Whether it sits on the observation's root.
   let isRoot: Bool
 
-  init(observation: LinksObservation, context: RegistrarContext, key: Int, rereads: Bool, isRoot: Bool)
-  {
+  init(
+    observation: LinksObservation, context: RegistrarContext, key: Int, rereads: Bool, isRoot: Bool
+  ) {
     self.observation = observation
     self.rereads = rereads
     self.isRoot = isRoot

@@ -102,9 +102,12 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
     defer { calls.leave() }
     // A relationship replaced by an object whose keys cannot be observed leaves the branch cut
     // there; the value is still read through the whole path.
-    let found = rereads ? (try? relink(root)) ?? nil : nil
+    var found = rereads ? (try? relink(root)) ?? nil : nil
+    // A reading begun since this one read the value: another change, whose own delivery may
+    // come first; read again, so that this one does not carry an older value than that one.
+    if found != nil, lock.withLock({ machine.begun }) > found!.generation { found = nil }
     let exact = plan.isExactToMany && kind != .setting
-    let new: Value? = !wantsNew ? nil : exact ? keyNew.map(elements) : found ?? read(root)
+    let new: Value? = !wantsNew ? nil : exact ? keyNew.map(elements) : found?.value ?? read(root)
     handler(
       root,
       KeyValueChange(
@@ -121,9 +124,11 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
 
   /// Reads what the value depends on and places the links it wants, again until a reading
   /// places with no set racing one of its new links; returns the value when the reading read it
-  /// (the plan's ``LinksReader/value``). With `throwing`, the first key that cannot be
-  /// observed is thrown, before anything is placed.
-  func relink(_ root: Root, throwing: Bool = false) throws(KeyValueError) -> Value? {
+  /// (the plan's ``LinksReader/value``), with the reading's generation. With `throwing`, the
+  /// first key that cannot be observed is thrown, before anything is placed.
+  func relink(_ root: Root, throwing: Bool = false) throws(KeyValueError) -> (
+    value: Value, generation: UInt64
+  )? {
     while true {
       guard case .read(let generation) = lock.withLock({ machine.beginReading() }) else {
         return nil
@@ -144,7 +149,7 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
       // reading to the objects it read.
       for trigger in detached { _ = trigger.detach() }
       withExtendedLifetime(reading) {}
-      if !raced { return value }
+      if !raced { return value.map { ($0, generation) } }
     }
   }
 

@@ -5,7 +5,7 @@ import KVOLiteLocking
 /// Deliveries iterate a list without any lock. They enter its gate (an ``InFlightGate``) while
 /// they do (entering under the object's property lock, leaving after their last use of the
 /// list), and they hold a strong reference to it. The registrar changes a list only with the
-/// property lock held (see ``RegistrarState``):
+/// property lock held (see ``RegistrarStateMachine``):
 ///
 /// - in place, when no delivery iterates it (nobody is inside its gate, and no delivery can
 ///   enter while the property lock is held): an observer registered after every other one is
@@ -52,7 +52,7 @@ final class ObserverList: ManagedBuffer<ObserverList.Header, ObserverList.Entry>
     /// The bits of ``flags``: a set needs a will-phase (some observer wants a prior
     /// notification, or is a link of a path observation, which reads its old value through the
     /// chain at will-time); some typed observer wants the old value; some observer takes
-    /// changes in flight (see ``RegistrarState/lateList(key:after:)``). A bit may stay set after
+    /// changes in flight (see ``RegistrarStateMachine/lateList(key:after:)``). A bit may stay set after
     /// the observer that needed it is removed (until the list is next copied).
     @usableFromInline static let needsWillPhase: UInt8 = 1
     @usableFromInline static let wantsOld: UInt8 = 2

@@ -1,20 +1,21 @@
 import KVOLiteLocking
 import Synchronization
 
-/// The storage of a registrar's state machine (``RegistrarState``): the shape of Swift
+/// The storage of a registrar's state machine (``RegistrarStateMachine``): the shape of Swift
 /// Observation's registrar context.
 ///
-/// Every method takes the object's property lock, runs one transition of the state, performs
-/// what must happen under the lock (publishing a list), unlocks, and then performs the rest:
-/// releasing replaced lists and removed triggers (releasing a trigger may release a handler,
-/// whose captures may run a `deinit`), waiting for deliveries, ending path observations.
-/// Nothing runs user code with the lock held.
+/// Every method takes the object's property lock, runs one transition of the machine, performs
+/// the part of its ``RegistrarStateMachine/Action`` that must happen under the lock (closing a
+/// replaced list's gate), unlocks, and then performs the rest: releasing replaced lists and
+/// removed triggers (releasing a trigger may release a handler, whose captures may run a
+/// `deinit`), ending the observations rooted at a released object; the lists to wait for go to
+/// the caller. Nothing runs user code with the lock held.
 ///
 /// ## The published lists (the fast path)
 ///
 /// A set of an observed property already holds the object's ``PropertyLock``, which is also the
 /// lock of this state: so a set reads the key's current list in the state (its published
-/// list) with no other lock, entering the list's gate there (see ``RegistrarState`` for the
+/// list) with no other lock, entering the list's gate there (see ``RegistrarStateMachine`` for the
 /// states of a key). The property lock is found from the
 /// object's address, not its memory, so even a removal after the object is gone can take it.
 ///
@@ -25,7 +26,7 @@ final class RegistrarContext: @unchecked Sendable {
   // @unchecked: `state` is only touched with `objectLock` held; for the same reason its
   // accesses are not checked for exclusivity at run time (the check would cost more than the
   // lock).
-  @usableFromInline @exclusivity(unchecked) var state: RegistrarState
+  @usableFromInline @exclusivity(unchecked) var state: RegistrarStateMachine
   /// The object's property lock: the lock of `state`.
   private let objectLock: PropertyLock
   /// The keys of the object's class.
@@ -38,7 +39,7 @@ final class RegistrarContext: @unchecked Sendable {
   init(objectAddress: UnsafeRawPointer, table: KeyTable) {
     objectLock = PropertyLock(for: objectAddress)
     self.table = table
-    state = RegistrarState(keyCount: table.entries.count)
+    state = RegistrarStateMachine(keyCount: table.entries.count)
   }
 
   /// The object's ``SwiftObservationBox``, made on first use.
@@ -49,17 +50,32 @@ final class RegistrarContext: @unchecked Sendable {
   /// The object's ``SwiftObservationBox``, if a read of it was ever tracked.
   var existingSwiftObservationBox: SwiftObservationBox? { swiftBox.load() }
 
-  /// Runs `body` (a transition) on the state with the property lock held.
-  private func transition<Result>(_ body: (inout RegistrarState) -> Result) -> Result {
+  /// Runs `body` (a read of the state) with the property lock held.
+  private func withState<Result>(_ body: (inout RegistrarStateMachine) -> Result) -> Result {
     objectLock.lock()
     defer { objectLock.unlock() }
     return body(&state)
   }
 
-  /// Closes the gate of the list `publication` replaces (the state already holds the new one,
-  /// where sets find it). With the property lock held, so that no set enters the old list after.
-  private func closeReplaced(_ publication: RegistrarState.Publication) {
-    publication.old?.gate.pointee.close()
+  /// Runs `transition` with the property lock held, closes the gates of the lists its action
+  /// replaces before unlocking (no set enters them after), and performs the rest of the
+  /// action after: the observations to end are invalidated, and what it lets go of is
+  /// released when the returned action is. Returns the action, for what is left (the lists to
+  /// wait for, a manual frame to finish).
+  @discardableResult
+  private func run(_ transition: (inout RegistrarStateMachine) -> RegistrarStateMachine.Action)
+    -> RegistrarStateMachine.Action
+  {
+    objectLock.lock()
+    let action = transition(&state)
+    if case .perform(let publish, _, _, _) = action {
+      for publication in publish { publication.old?.gate.pointee.close() }
+    }
+    objectLock.unlock()
+    if case .perform(_, _, _, let invalidate) = action {
+      for observation in invalidate { observation.invalidate() }
+    }
+    return action
   }
 
   // MARK: - Registration
@@ -67,41 +83,27 @@ final class RegistrarContext: @unchecked Sendable {
   /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
   /// being released.
   func add(_ trigger: Trigger) -> Bool {
-    let (added, released) = transition { state -> (Bool, ObserverList?) in
-      switch state.add(trigger) {
-      case .refused: return (false, nil)
-      case .inPlace: return (true, nil)
-      case .published(let publication):
-        closeReplaced(publication)
-        return (true, publication.old)
-      }
-    }
-    withExtendedLifetime(released) {}
-    return added
+    guard case .refused = run({ $0.add(trigger) }) else { return true }
+    return false
   }
 
   /// Ends `trigger` and removes it from the list of its key; removing what is not there does
   /// nothing. Returns the lists that deliveries in flight still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
-    let removed = transition { state in
-      let removed = state.remove(trigger)
-      if let publication = removed.publication { closeReplaced(publication) }
-      return removed
-    }
+    guard case .perform(_, _, let waitFor, _) = run({ $0.remove(trigger) }) else { return [] }
     // The replaced list, the trigger and the pruned lists are released here, after unlocking.
-    return removed.held
+    return waitFor
   }
 
   /// Waits until no delivery iterates any of `lists` (lists of this context, closed), unless
   /// this thread is delivering; then forgets the retired lists that are done.
   func waitUntilDelivered(_ lists: [ObserverList]) {
     for list in lists { list.gate.pointee.closeAndWait() }
-    let released = transition { $0.pruneRetired() }
-    withExtendedLifetime(released) {}
+    run { $0.forgetDelivered() }
   }
 
   /// How many triggers the context holds, over all keys.
-  var triggerCount: Int { transition { $0.triggerCount } }
+  var triggerCount: Int { withState { $0.triggerCount } }
 
   // MARK: - Delivery
 
@@ -126,14 +128,14 @@ final class RegistrarContext: @unchecked Sendable {
 
   /// The list of key `index` now, or `nil`.
   func currentList(key index: Int) -> ObserverList? {
-    transition { $0.currentList(key: index) }
+    withState { $0.currentList(key: index) }
   }
 
   /// The list of key `index` now, entered by one more delivery (so that it does not change
   /// while it is read, and ending one of its triggers waits for this delivery); end the
   /// delivery with ``endDelivery(_:)``.
   func enterCurrentList(key index: Int) -> ObserverList? {
-    transition { state in
+    withState { state in
       guard let list = state.currentList(key: index), list.gate.pointee.enter() else {
         return nil
       }
@@ -142,10 +144,10 @@ final class RegistrarContext: @unchecked Sendable {
   }
 
   /// For a change delivered from `list`, replaced since: the current list of its key, entered,
-  /// if triggers there may take the change in flight (see ``RegistrarState``); end the
+  /// if triggers there may take the change in flight (see ``RegistrarStateMachine``); end the
   /// delivery with ``endDelivery(_:)``.
   func lateList(after list: ObserverList) -> ObserverList? {
-    transition { state in
+    withState { state in
       guard let current = state.lateList(key: list.keyIndex, after: list),
         current.gate.pointee.enter()
       else { return nil }
@@ -158,7 +160,7 @@ final class RegistrarContext: @unchecked Sendable {
   /// still active (there is none if there is no current list).
   func whileDelivering<Result>(_ list: ObserverList, _ body: () -> Result) -> Result {
     // `list`'s header is read under the lock: it may be the published list, changed in place.
-    let current = transition { state -> ObserverList? in
+    let current = withState { state -> ObserverList? in
       guard let current = state.currentList(key: list.keyIndex), current.gate.pointee.enter()
       else { return nil }
       return current
@@ -172,19 +174,15 @@ final class RegistrarContext: @unchecked Sendable {
 
   /// Keeps a frame between `willChangeValue` and `didChangeValue`.
   func pushManualFrame(_ frame: ManualFrame) {
-    transition { $0.manualFrames.append(frame) }
+    run { $0.pushManualFrame(frame) }
   }
 
   /// The innermost pending frame of key `index` on `thread`, removed; `nil` if there is none.
   func popManualFrame(thread: ThreadIdentity, key index: Int) -> ManualFrame? {
-    transition { state in
-      guard
-        let position = state.manualFrames.lastIndex(where: {
-          $0.thread == thread && $0.key == index
-        })
-      else { return nil }
-      return state.manualFrames.remove(at: position)
+    guard case .finish(let frame) = run({ $0.popManualFrame(thread: thread, key: index) }) else {
+      return nil
     }
+    return frame
   }
 
   // MARK: - The classic observer API
@@ -192,29 +190,24 @@ final class RegistrarContext: @unchecked Sendable {
   /// Keeps a classic registration (it is notified from now on); `false` (keeping nothing) if
   /// the object is being released.
   func addClassic(_ registration: ClassicRegistration) -> Bool {
-    transition { $0.keepClassic(registration) }
+    guard case .refused = run({ $0.keepClassic(registration) }) else { return true }
+    return false
   }
 
-  /// Removes and returns the most recent classic registration that `matches`, if any (its
-  /// token is the caller's to invalidate, after the lock).
-  func removeClassic(where matches: (ClassicRegistration) -> Bool) -> ClassicRegistration? {
-    transition { $0.removeClassic(where: matches) }
+  /// Removes the most recent classic registration that `matches`, if any, and ends its
+  /// observation after unlocking.
+  func removeClassic(where matches: (ClassicRegistration) -> Bool) {
+    run { $0.removeClassic(where: matches) }
   }
 
   // MARK: - The end
 
   /// Ends every observation of the released object: direct observations become inert, and
-  /// path observations that start at the object are invalidated (detaching their links from
-  /// the objects further along).
+  /// observations rooted at the object are invalidated (detaching their links from the
+  /// objects further along). The lists, the classic registrations' tokens (a token's release
+  /// invalidates it) and the manual frames are released after unlocking.
   func tearDown() {
-    let done = transition { state in
-      let done = state.tearDown()
-      for publication in done.publications { closeReplaced(publication) }
-      return done
-    }
-    for observation in done.rooted { observation.invalidate() }
-    // The lists, the classic registrations' tokens (a token's release invalidates it) and the
-    // manual frames are released here, after unlocking.
+    run { $0.tearDown() }
   }
 }
 

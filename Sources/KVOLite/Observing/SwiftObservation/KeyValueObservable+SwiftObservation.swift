@@ -50,7 +50,8 @@ extension KeyValueObservable where Self: Observable {
     _ object: Root, _ keyPath: KeyPath<Root, Member>
   ) {
     SwiftObservationBox.read(
-      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self))
+      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self)
+    )
   }
 
   /// How Swift's registrar hears of a change of `keyPath` made without its setter (a to-many

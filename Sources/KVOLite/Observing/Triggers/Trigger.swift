@@ -28,7 +28,7 @@ class Trigger: Observation, @unchecked Sendable {
   /// Gets a change in flight when it was registered (see
   /// ``ObservingOptions/takesChangesInFlight`` and ``ChangeFrame``).
   final let takesChangesInFlight: Bool
-  /// The registration's state in its registrar's machine: active, until ``RegistrarState``
+  /// The registration's state in its registrar's machine: active, until ``RegistrarStateMachine``
   /// ends it (a removal, or the end of the object), under the object's property lock. Read
   /// without a lock by deliveries, before each call of the handler.
   @usableFromInline final let active = Atomic<Bool>(true)
@@ -57,7 +57,7 @@ class Trigger: Observation, @unchecked Sendable {
     return active.load(ordering: .acquiring)
   }
 
-  /// Ends the registration: only ``RegistrarState``'s transitions call it.
+  /// Ends the registration: only ``RegistrarStateMachine``'s transitions call it.
   final func end() { active.store(false, ordering: .releasing) }
 
   /// Ends the trigger and takes it out of its registrar. Returns the lists that deliveries in

@@ -3,9 +3,10 @@ import KVOLiteLocking
 /// The state machine of a registrar context: the observer list of each key, the replaced lists
 /// that deliveries may still iterate, pending manual notifications, classic registrations, and
 /// whether the object is gone. Plain values; ``RegistrarContext`` (its storage) runs each
-/// transition with the object's property lock held and performs what the transition returns:
-/// it publishes a list for the fast path before unlocking, and after unlocking releases what
-/// was let go of, waits for deliveries and ends path observations.
+/// transition with the object's property lock held and performs the ``Action`` it returns: it
+/// closes the gates of replaced lists before unlocking (the new lists are published for the
+/// fast path), and after unlocking releases what was let go of, waits for deliveries and ends
+/// the observations rooted at a released object.
 ///
 /// ## One key
 ///
@@ -48,7 +49,7 @@ import KVOLiteLocking
 /// ``lateList(key:after:)`` for the current list and delivers to those triggers in it that its
 /// will-phase did not meet.
 @usableFromInline
-struct RegistrarState {
+struct RegistrarStateMachine {
   /// Whether the object is alive.
   enum Phase { case open, tornDown }
 
@@ -60,9 +61,9 @@ struct RegistrarState {
   /// Lists replaced while deliveries iterated them, weakly: the deliveries keep them alive.
   private(set) var retired: [RetiredList] = []
   /// `willChangeValue` calls waiting for their `didChangeValue`.
-  var manualFrames: [ManualFrame] = []
+  private(set) var manualFrames: [ManualFrame] = []
   /// Registrations of the classic observer API, oldest first.
-  var classic: [ClassicRegistration] = []
+  private(set) var classic: [ClassicRegistration] = []
 
   init(keyCount: Int) {
     lists = Array(repeating: nil, count: keyCount)
@@ -77,14 +78,23 @@ struct RegistrarState {
     let old: ObserverList?
   }
 
-  /// What ``add(_:)`` did.
-  enum Added {
-    /// The object is being released: nothing was added.
+  /// What the owner does after a transition.
+  enum Action {
+    /// Nothing.
+    case none
+    /// Nothing was done: the object is being released.
     case refused
-    /// Appended in place to the published list.
-    case inPlace
-    /// A new or copied list replaces the key's.
-    case published(Publication)
+    /// Before unlocking, close the gates of the lists `publish` replaces (their keys' new lists
+    /// are already where sets find them). After unlocking: release `release` (replaced lists,
+    /// a trigger taken out in place, retired lists forgotten, a classic registration's token,
+    /// pending manual frames — a release may run a `deinit`), wait for the deliveries still
+    /// inside `waitFor` (unless the thread is delivering), and invalidate `invalidate` (the
+    /// observations rooted at a released object).
+    case perform(
+      publish: [Publication] = [], release: [Any] = [], waitFor: [ObserverList] = [],
+      invalidate: [Observation] = [])
+    /// The did-phase of `frame` is due (a `didChangeValue` found its `willChangeValue`).
+    case finish(ManualFrame)
   }
 
   /// Adds `trigger` to the list of its key: in place when the list is idle and has room,
@@ -92,53 +102,41 @@ struct RegistrarState {
   /// `firstListSlots` slots: one, since most keys are observed once (a second observer makes a
   /// copy with room to grow; see ``ObserverList/copy(inserting:removing:)``); tests make lists
   /// with room.
-  mutating func add(_ trigger: Trigger, firstListSlots: Int = 1) -> Added {
+  mutating func add(_ trigger: Trigger, firstListSlots: Int = 1) -> Action {
     guard phase == .open else { return .refused }
     let key = trigger.keyIndex
     guard let old = lists[key] else {
       let made = ObserverList.make(
         keyIndex: key, CollectionOfOne(trigger), capacity: firstListSlots)
-      return .published(replace(key: key, with: made))
+      return .perform(publish: [replace(key: key, with: made)])
     }
-    if !old.isInFlight, old.appendInPlace(trigger) { return .inPlace }
-    return .published(replace(key: key, with: old.copy(inserting: trigger)))
-  }
-
-  /// What ``remove(_:)`` did.
-  struct Removed {
-    /// The list that replaces the key's, if the trigger was not removed in place.
-    var publication: Publication?
-    /// The trigger, taken out of its slot in place (to release after unlocking).
-    var released: Trigger?
-    /// The lists deliveries still iterate with the trigger: its invalidation waits for them.
-    var held: [ObserverList] = []
-    /// Retired lists forgotten (strong references made while pruning, to release after
-    /// unlocking).
-    var pruned: [ObserverList] = []
+    if !old.isInFlight, old.appendInPlace(trigger) { return .none }
+    return .perform(publish: [replace(key: key, with: old.copy(inserting: trigger))])
   }
 
   /// Ends `trigger` and removes it from the list of its key: in place when the list is idle
   /// (and not left half empty), otherwise by publishing a copy without it (or no list, for the
   /// last trigger). Removing an ended trigger changes nothing, but still reports the lists it
   /// is held in, so that every invalidation waits for the same deliveries.
-  mutating func remove(_ trigger: Trigger) -> Removed {
-    var removed = Removed()
+  mutating func remove(_ trigger: Trigger) -> Action {
+    var publish: [Publication] = []
+    var release: [Any] = []
     let key = trigger.keyIndex
     if trigger.isActive {
       trigger.end()
       if let old = lists[key], let slot = old.slot(of: trigger) {
         if !old.isInFlight, old.live > 1, !old.needsCompactingAfterRemoval {
-          removed.released = old.removeInPlace(at: slot)
+          release.append(old.removeInPlace(at: slot))
         } else {
           // The last trigger leaves no list (no copy to make of one).
           let remaining = old.live > 1 ? old.copy(removing: trigger) : nil
-          removed.publication = replace(key: key, with: remaining)
+          publish.append(replace(key: key, with: remaining))
         }
       }
     }
-    removed.held = lists(holding: trigger)
-    removed.pruned = pruneRetired()
-    return removed
+    let held = lists(holding: trigger)
+    release += pruneRetired()
+    return .perform(publish: publish, release: release, waitFor: held)
   }
 
   /// Makes `new` the list of key `key`. The old list is retired if a delivery iterates it.
@@ -160,9 +158,14 @@ struct RegistrarState {
     return held
   }
 
+  /// Forgets the retired lists no delivery iterates any more.
+  mutating func forgetDelivered() -> Action {
+    .perform(release: pruneRetired())
+  }
+
   /// Forgets the retired lists no delivery iterates any more. Returns the strong references
   /// this made, to release after unlocking (one may be the last).
-  mutating func pruneRetired() -> [ObserverList] {
+  private mutating func pruneRetired() -> [ObserverList] {
     guard !retired.isEmpty else { return [] }
     var loaded: [ObserverList] = []
     retired.removeAll { retired in
@@ -190,56 +193,64 @@ struct RegistrarState {
     return current
   }
 
-  /// Keeps a classic registration: it is notified from now on. `false` (keeping nothing) once
-  /// torn down.
-  mutating func keepClassic(_ registration: ClassicRegistration) -> Bool {
-    guard phase == .open else { return false }
+  /// Keeps a classic registration: it is notified from now on. `.refused` (keeping nothing)
+  /// once torn down.
+  mutating func keepClassic(_ registration: ClassicRegistration) -> Action {
+    guard phase == .open else { return .refused }
     classic.append(registration)
     registration.move(to: .kept)
-    return true
+    return .none
   }
 
-  /// Removes the most recent classic registration that `matches`: it is notified no more.
-  mutating func removeClassic(where matches: (ClassicRegistration) -> Bool)
-    -> ClassicRegistration?
-  {
-    guard let index = classic.lastIndex(where: matches) else { return nil }
+  /// Removes the most recent classic registration that `matches`: it is notified no more, and
+  /// its observation is ended after unlocking.
+  mutating func removeClassic(where matches: (ClassicRegistration) -> Bool) -> Action {
+    guard let index = classic.lastIndex(where: matches) else { return .none }
     let registration = classic.remove(at: index)
     registration.move(to: .removed)
-    return registration
+    return .perform(
+      release: [registration], invalidate: registration.token.map { [$0.observation] } ?? [])
   }
 
-  /// What ``tearDown()`` let go of.
-  struct TornDown {
-    /// Every key's list is replaced by none.
-    var publications: [Publication] = []
-    /// Path observations that start at the object, to invalidate after unlocking (which
-    /// detaches their links from the objects further along).
-    var rooted: [Observation] = []
-    /// Classic registrations, whose tokens are released after unlocking.
-    var classic: [ClassicRegistration] = []
-    var manualFrames: [ManualFrame] = []
+  /// Keeps `frame`, a `willChangeValue` waiting for its `didChangeValue`.
+  mutating func pushManualFrame(_ frame: ManualFrame) -> Action {
+    manualFrames.append(frame)
+    return .none
+  }
+
+  /// Takes out the innermost pending frame of key `key` on `thread`: `.finish` with it, or
+  /// nothing (a `didChangeValue` without its `willChangeValue` does nothing).
+  mutating func popManualFrame(thread: ThreadIdentity, key: Int) -> Action {
+    guard let position = manualFrames.lastIndex(where: { $0.thread == thread && $0.key == key })
+    else { return .none }
+    return .finish(manualFrames.remove(at: position))
   }
 
   /// The object is released: every trigger ends, every list is unpublished, and nothing is
-  /// added after. Tearing down twice does nothing more.
-  mutating func tearDown() -> TornDown {
-    var done = TornDown()
-    guard phase == .open else { return done }
+  /// added after. The observations rooted at the object (their links there) are invalidated
+  /// after unlocking, which detaches their links from the objects further along; the classic
+  /// registrations' tokens and the pending frames are released. Tearing down twice does
+  /// nothing more.
+  mutating func tearDown() -> Action {
+    guard phase == .open else { return .none }
     phase = .tornDown
-    swap(&done.manualFrames, &manualFrames)
-    swap(&done.classic, &classic)
-    for registration in done.classic { registration.move(to: .removed) }
+    var publish: [Publication] = []
+    var invalidate: [Observation] = []
+    var release: [Any] = manualFrames + classic
+    for registration in classic { registration.move(to: .removed) }
+    manualFrames = []
+    classic = []
     for key in lists.indices {
       guard let list = lists[key] else { continue }
       list.forEachTrigger { trigger in
         guard trigger.isActive else { return }
         trigger.end()
-        if let observation = trigger.rootedObservation { done.rooted.append(observation) }
+        if let observation = trigger.rootedObservation { invalidate.append(observation) }
       }
-      done.publications.append(replace(key: key, with: nil))
+      publish.append(replace(key: key, with: nil))
     }
-    return done
+    release += pruneRetired()
+    return .perform(publish: publish, release: release, invalidate: invalidate)
   }
 
   /// How many triggers the lists hold, over all keys.

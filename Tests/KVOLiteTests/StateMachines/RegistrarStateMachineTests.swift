@@ -7,7 +7,30 @@ import Testing
 /// published and idle with room or full, published and busy, the object gone) under each
 /// event, asserting the next state and what the transition hands back.
 @Suite("Registrar state machine")
-struct RegistrarStateTests {
+struct RegistrarStateMachineTests {
+  /// What a ``RegistrarStateMachine/Action/perform(publish:release:waitFor:invalidate:)``
+  /// asks, or `nil` for another action.
+  struct Performed {
+    var publish: [RegistrarStateMachine.Publication]
+    var release: [Any]
+    var waitFor: [ObserverList]
+    var invalidate: [Observation]
+
+    init?(_ action: RegistrarStateMachine.Action) {
+      guard case .perform(let publish, let release, let waitFor, let invalidate) = action else {
+        return nil
+      }
+      (self.publish, self.release, self.waitFor, self.invalidate) = (
+        publish, release, waitFor, invalidate
+      )
+    }
+
+    /// The one trigger released, if that is all that was released.
+    var releasedTrigger: Trigger? {
+      release.count == 1 ? release[0] as? Trigger : nil
+    }
+  }
+
   /// A key's state, and the triggers in it: `other` first, `trigger` second (when there).
   enum Start: String, CaseIterable, CustomStringConvertible {
     case unobserved, idleWithRoom, idleFull, busy, tornDown
@@ -18,7 +41,7 @@ struct RegistrarStateTests {
   struct Fixture {
     let person = Person()
     let context: RegistrarContext
-    var state = RegistrarState(keyCount: 2)
+    var state = RegistrarStateMachine(keyCount: 2)
     let other: Trigger
     let trigger: Trigger
 
@@ -61,15 +84,15 @@ struct RegistrarStateTests {
     let added = Fixture.make(fixture.context)
     let result = fixture.state.add(added)
     switch (start, result) {
-    case (.unobserved, .published(let publication)):
-      #expect(publication.old == nil)
+    case (.unobserved, .perform(let publish, _, _, _)):
+      #expect(publish.count == 1 && publish.first?.old == nil)
       #expect(fixture.order == [ObjectIdentifier(added)])
-    case (.idleWithRoom, .inPlace):
+    case (.idleWithRoom, .none):
       #expect(fixture.list === before)
       #expect(fixture.order == [fixture.trigger, added].map(ObjectIdentifier.init))
-    case (.idleFull, .published(let publication)), (.busy, .published(let publication)):
-      #expect(publication.old === before)
-      #expect(publication.list === fixture.list)
+    case (.idleFull, .perform(let publish, _, _, _)), (.busy, .perform(let publish, _, _, _)):
+      #expect(publish.first?.old === before)
+      #expect(publish.first?.list === fixture.list)
       #expect(fixture.order == [fixture.other, fixture.trigger, added].map(ObjectIdentifier.init))
       // Only a list that deliveries still iterate is remembered.
       #expect(fixture.retired.count == (start == .busy ? 1 : 0))
@@ -87,24 +110,27 @@ struct RegistrarStateTests {
   func remove(_ start: Start) {
     var fixture = Fixture(start)
     let before = fixture.list
-    let removed = fixture.state.remove(fixture.trigger)
+    guard let removed = Performed(fixture.state.remove(fixture.trigger)) else {
+      Issue.record("remove performs nothing")
+      return
+    }
     #expect(!fixture.trigger.isActive)
     switch start {
     case .unobserved, .tornDown:
-      #expect(removed.publication == nil && removed.released == nil && removed.held.isEmpty)
+      #expect(removed.publish.isEmpty && removed.release.isEmpty && removed.waitFor.isEmpty)
     case .idleWithRoom:
       // The last trigger: no list is left, none is waited for.
-      #expect(removed.publication?.list == nil && removed.publication?.old === before)
-      #expect(fixture.list == nil && removed.held.isEmpty && fixture.retired.isEmpty)
+      #expect(removed.publish.first?.list == nil && removed.publish.first?.old === before)
+      #expect(fixture.list == nil && removed.waitFor.isEmpty && fixture.retired.isEmpty)
     case .idleFull:
-      #expect(removed.publication == nil && removed.released === fixture.trigger)
+      #expect(removed.publish.isEmpty && removed.releasedTrigger === fixture.trigger)
       #expect(fixture.list === before && fixture.list?.live == 1)
-      #expect(removed.held.isEmpty)
+      #expect(removed.waitFor.isEmpty)
     case .busy:
       // The list a delivery iterates is replaced, kept as retired, and waited for.
-      #expect(removed.publication?.old === before && removed.released == nil)
+      #expect(removed.publish.first?.old === before && removed.releasedTrigger == nil)
       #expect(fixture.order == [ObjectIdentifier(fixture.other)])
-      #expect(removed.held.count == 1 && removed.held.first === before)
+      #expect(removed.waitFor.count == 1 && removed.waitFor.first === before)
       #expect(fixture.retired.count == 1)
     }
     #expect(fixture.other.isActive == (start != .tornDown))
@@ -115,12 +141,13 @@ struct RegistrarStateTests {
     arguments: Start.allCases)
   func removeTwice(_ start: Start) {
     var fixture = Fixture(start)
-    let first = fixture.state.remove(fixture.trigger)
+    let first = Performed(fixture.state.remove(fixture.trigger))
     let list = fixture.list
-    let second = fixture.state.remove(fixture.trigger)
-    #expect(second.publication == nil && second.released == nil)
+    let second = Performed(fixture.state.remove(fixture.trigger))
+    #expect(second?.publish.isEmpty == true && second?.releasedTrigger == nil)
     #expect(fixture.list === list)
-    #expect(second.held.map(ObjectIdentifier.init) == first.held.map(ObjectIdentifier.init))
+    #expect(
+      second?.waitFor.map(ObjectIdentifier.init) == first?.waitFor.map(ObjectIdentifier.init))
   }
 
   @Test(
@@ -129,19 +156,21 @@ struct RegistrarStateTests {
   func tearDown(_ start: Start) {
     var fixture = Fixture(start)
     let before = fixture.list
-    let done = fixture.state.tearDown()
+    let done = Performed(fixture.state.tearDown())
     #expect(fixture.state.phase == .tornDown)
     #expect(fixture.list == nil)
     #expect(!fixture.trigger.isActive || start == .unobserved)
     switch start {
-    case .unobserved, .tornDown:
-      #expect(done.publications.isEmpty)
+    case .tornDown:
+      #expect(done == nil)  // Torn down already: nothing more.
+    case .unobserved:
+      #expect(done?.publish.isEmpty == true)
     case .idleWithRoom, .idleFull, .busy:
-      #expect(done.publications.count == 1)
-      #expect(done.publications.first?.old === before && done.publications.first?.list == nil)
+      #expect(done?.publish.count == 1)
+      #expect(done?.publish.first?.old === before && done?.publish.first?.list == nil)
       #expect(fixture.retired.count == (start == .busy ? 1 : 0))
     }
-    #expect(done.rooted.isEmpty)  // No path observation starts at the object here.
+    #expect(done?.invalidate.isEmpty != false)  // No observation is rooted at the object here.
   }
 
   @Test("currentList: the published list, whatever its gate", arguments: Start.allCases)
@@ -153,15 +182,15 @@ struct RegistrarStateTests {
     #expect(fixture.state.currentList(key: 1) == nil)
   }
 
-  @Test("pruneRetired: forgets a retired list once the last delivery left it")
-  func pruneRetired() {
+  @Test("forgetDelivered: forgets a retired list once the last delivery left it")
+  func forgetDelivered() {
     var fixture = Fixture(.busy)
     let busy = fixture.list!
     _ = fixture.state.remove(fixture.trigger)
-    #expect(fixture.state.pruneRetired().count == 1)
+    #expect(Performed(fixture.state.forgetDelivered())?.release.count == 1)
     #expect(fixture.retired.count == 1)
     busy.gate.pointee.leave()
-    _ = fixture.state.pruneRetired()
+    _ = fixture.state.forgetDelivered()
     #expect(fixture.retired.isEmpty)
     #expect(fixture.state.lists(holding: fixture.trigger).isEmpty)
   }
@@ -194,15 +223,25 @@ struct RegistrarStateTests {
     let first = registration()
     let second = registration()
     #expect(!first.isKept)
-    #expect(fixture.state.keepClassic(first) == true)
-    #expect(fixture.state.keepClassic(second) == true)
+    guard case .none = fixture.state.keepClassic(first),
+      case .none = fixture.state.keepClassic(second)
+    else {
+      Issue.record("a registration is not kept")
+      return
+    }
     #expect(first.isKept && second.isKept)
     // The most recent one that matches goes first.
-    #expect(fixture.state.removeClassic { _ in true } === second)
+    let removed = Performed(fixture.state.removeClassic { _ in true })
+    #expect(removed?.release.first as? ClassicRegistration === second)
     #expect(!second.isKept && first.isKept)
-    let done = fixture.state.tearDown()
-    #expect(done.classic.count == 1 && !first.isKept)
-    #expect(fixture.state.keepClassic(registration()) == false)
-    #expect(fixture.state.removeClassic { _ in true } == nil)
+    let done = Performed(fixture.state.tearDown())
+    #expect(done?.release.contains { $0 as? ClassicRegistration === first } == true)
+    #expect(!first.isKept)
+    guard case .refused = fixture.state.keepClassic(registration()),
+      case .none = fixture.state.removeClassic(where: { _ in true })
+    else {
+      Issue.record("a registration is kept, or removed, once torn down")
+      return
+    }
   }
 }
