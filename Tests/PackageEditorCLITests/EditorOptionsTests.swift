@@ -32,13 +32,8 @@ struct EditorOptionsTests {
     }
   }
 
-  @Test("bad usage exits with 64")
-  func usageStatus() {
-    #expect(Editor.main(arguments: ["--frob"], environment: [:], inputIsTerminal: false) == 64)
-  }
-
   @Test(
-    "bad usage prints one line naming the mistake and --help, not the whole usage",
+    "bad usage prints one line naming the mistake and --help, not the whole usage, and exits with 64",
     arguments: [
       (["--frob"], #"error: unknown option "--frob"; package-editor --help shows the usage"#),
       (["-e"], "error: -e needs a COMMAND; package-editor --help shows the usage"),
@@ -56,12 +51,21 @@ struct EditorOptionsTests {
   }
 
   @Test("-e commands run instead of standard input")
-  func commands() {
+  func commands() throws {
+    let directory = TemporaryDirectory()
+    let summary = try EditorProcess.run(
+      ["-e", "summary", "--batch"], in: directory.path, input: "bogus\n")
     #expect(
-      Editor.main(
-        arguments: ["-e", "summary", "--batch"], environment: [:], inputIsTerminal: false) == 0)
+      summary
+        == EditorProcess.Result(
+          stdout:
+            "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n",
+          stderr: "", status: 0))
+    let bogus = try EditorProcess.run(["-e", "bogus", "--batch"], in: directory.path)
     #expect(
-      Editor.main(arguments: ["-e", "bogus", "--batch"], environment: [:], inputIsTerminal: false)
-        == 1)
+      bogus
+        == EditorProcess.Result(
+          stdout: "", stderr: "-e:1: error: unknown command \"bogus\" (type help for the list)\n",
+          status: 1))
   }
 }
