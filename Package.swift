@@ -10,7 +10,8 @@ import PackageDescription
 //
 // KVOLiteCombineShim is Apple's Combine where it exists and KVOLiteCombine (with
 // KVOLiteCombineFoundation) elsewhere; KVOLiteLocking is the one lock the modules share.
-// CommandLineSupport is what the three executables share of their command lines.
+// CommandLineSupport (-> KVOLite, for its "did you mean") is what the three executables share of
+// their command lines.
 // The floors are those of Synchronization's `Atomic`, which KVOLite (its registrars, key tables
 // and observations) and KVOLiteCombine (`CombineIdentifier`) use: macOS 15, iOS 18, tvOS 18,
 // watchOS 11, visionOS 2, the systems that ship the Swift 6.0 runtime. Nothing else needs as
@@ -88,13 +89,19 @@ let package = Package(
     .target(
       name: "KVOLiteBridge", dependencies: ["KVOLite", "KVOLiteCombineShim", "KVOLiteLocking"]),
     .target(name: "PackageModel", dependencies: ["KVOLite", "KVOLiteBridge"]),
-    .executableTarget(name: "PackageEditorCLI", dependencies: ["KVOLite", "PackageModel"]),
+    // What the three executables' command lines share: the version, option parsing, usage errors.
+    .target(name: "CommandLineSupport", dependencies: ["KVOLite"]),
+    .executableTarget(
+      name: "PackageEditorCLI", dependencies: ["KVOLite", "PackageModel", "CommandLineSupport"]),
     .target(name: "CHeapStats"),
     .executableTarget(
       name: "KVOLiteBenchmarks",
-      dependencies: ["KVOLite", "KVOLiteBridge", "PackageModel", "CHeapStats"]),
+      dependencies: [
+        "KVOLite", "KVOLiteBridge", "PackageModel", "CHeapStats", "CommandLineSupport",
+      ]),
     .executableTarget(
-      name: "KVOLiteStress", dependencies: ["KVOLiteBridge", "KVOLiteTestSupport"]),
+      name: "KVOLiteStress",
+      dependencies: ["KVOLiteBridge", "KVOLiteTestSupport", "CommandLineSupport"]),
 
     // Commits each documented misuse on demand, for the check that their messages survive -O
     // (Scripts/check-release-diagnostics).
@@ -130,6 +137,8 @@ let package = Package(
     .testTarget(
       name: "PackageEditorCLITests", dependencies: ["PackageEditorCLI", "KVOLiteTestSupport"]),
     .testTarget(name: "StressTests", dependencies: ["KVOLiteStress", "KVOLiteTestSupport"]),
+    .testTarget(
+      name: "CommandLineSupportTests", dependencies: ["CommandLineSupport", "KVOLiteTestSupport"]),
     .testTarget(
       name: "KVOLiteBenchmarksTests", dependencies: ["KVOLiteBenchmarks", "KVOLiteTestSupport"]),
   ] + combineModule,
