@@ -6,8 +6,9 @@
 /// one form for each answer.
 package enum CommandLineTool {
   /// KVOLite's version, which every executable prints for `--version`: the one place it is
-  /// written. `main` before a release is the coming version with `-dev`.
-  package static let version = "0.1.0-dev"
+  /// written (the CHANGELOG's latest release and the README's `from:` name it too, and a test
+  /// checks that they agree).
+  package static let version = "0.1.0"
 
   /// The exit status of a command line that cannot be understood (`EX_USAGE`).
   package static let usageStatus: Int32 = 64

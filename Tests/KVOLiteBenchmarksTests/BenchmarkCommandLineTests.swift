@@ -149,7 +149,7 @@ struct BenchmarkCommandLineTests {
     let result = try ExecutableProcess.run("kvolite-benchmarks", ["--quick", "--version"])
     #expect(
       result
-        == ExecutableProcess.Result(stdout: "kvolite-benchmarks 0.1.0-dev\n", stderr: "", status: 0)
+        == ExecutableProcess.Result(stdout: "kvolite-benchmarks 0.1.0\n", stderr: "", status: 0)
     )
   }
 }

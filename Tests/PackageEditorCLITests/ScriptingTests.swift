@@ -126,7 +126,7 @@ struct ScriptingTests {
     let directory = TemporaryDirectory()
     let version = try EditorProcess.run(["--version"], in: directory.path)
     #expect(
-      version == EditorProcess.Result(stdout: "package-editor 0.1.0-dev\n", stderr: "", status: 0))
+      version == EditorProcess.Result(stdout: "package-editor 0.1.0\n", stderr: "", status: 0))
     let help = try EditorProcess.run(["help"], in: directory.path)
     #expect(help.status == 64)
     #expect(

@@ -102,7 +102,7 @@ struct StressCommandLineTests {
     let result = try ExecutableProcess.run("kvolite-stress", ["--version", "--iterations=1"])
     #expect(
       result
-        == ExecutableProcess.Result(stdout: "kvolite-stress 0.1.0-dev\n", stderr: "", status: 0))
+        == ExecutableProcess.Result(stdout: "kvolite-stress 0.1.0\n", stderr: "", status: 0))
   }
 
   @Test("--list prints the names of the scenarios the filter keeps, and runs none")
