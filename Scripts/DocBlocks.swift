@@ -19,7 +19,8 @@
 //
 // A comment that states an equality in a program block, `// seen == ["Ann"]` on a line of its
 // own or after a statement, is checked when the program passes it. Each program imports
-// KVOLiteBridge (KVOLite and Combine) and the module whose catalog holds the document.
+// KVOLiteBridge (KVOLite and Combine) and the module whose catalog holds the document, and
+// DocBlockSupport (Scripts/DocBlockSupport.swift), which checks the claims.
 //
 //   swift Scripts/DocBlocks.swift OUTPUT REPOSITORY DOCUMENT…
 import Foundation
@@ -188,48 +189,6 @@ func checkProducts(_ block: Block, _ products: Set<String>) throws {
   }
 }
 
-let support = """
-  // Checks the claims of documents' comments (`// seen == ["Ann"]`).
-  import Foundation
-
-  nonisolated(unsafe) private var failures = 0
-
-  /// Checks a claim between two values of one type.
-  public func _docExpect<Value: Equatable>(
-    _ actual: Value, _ expected: Value, _ claim: String, at place: String
-  ) {
-    if actual != expected { fail(claim, describe(actual), place) }
-  }
-
-  /// Checks a claim between two values, by their descriptions (an `Any?` against a literal).
-  @_disfavoredOverload
-  public func _docExpect<Actual, Expected>(
-    _ actual: Actual, _ expected: Expected, _ claim: String, at place: String
-  ) {
-    if describe(actual) != describe(expected) { fail(claim, describe(actual), place) }
-  }
-
-  private func describe(_ value: Any) -> String {
-    let mirror = Mirror(reflecting: value)
-    if mirror.displayStyle == .optional {
-      return mirror.children.first.map { describe($0.value) } ?? "nil"
-    }
-    return String(describing: value)
-  }
-
-  private func fail(_ claim: String, _ actual: String, _ place: String) {
-    let name = claim.components(separatedBy: " == ")[0]
-    FileHandle.standardError.write(Data("\\(place): \\(claim) is false: \\(name) is \\(actual)\\n".utf8))
-    failures += 1
-  }
-
-  /// Ends the program with status 1 if a claim was false.
-  public func _docFinish() {
-    if failures > 0 { exit(1) }
-  }
-
-  """
-
 // MARK: - The command line
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -256,6 +215,8 @@ do {
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(text.utf8).write(to: url)
   }
+  let support = try String(
+    contentsOfFile: repository + "/Scripts/DocBlockSupport.swift", encoding: .utf8)
   try write(support, "programs/Sources/DocBlockSupport/DocBlockSupport.swift")
   var targets: [String] = []
   var manifests: [String] = []
