@@ -1,5 +1,7 @@
+import CommandLineSupport
+
 /// The command line of `kvolite-benchmarks`: `kvolite-benchmarks [--quick] [--filter TEXT]
-/// [--contender NAME] [--operations N] [--help]`.
+/// [--contender NAME] [--operations N] [--help] [--version]`.
 struct BenchmarkOptions: Equatable {
   /// Fewer rounds and shorter batches: a quick look, not figures to quote.
   var quick = false
@@ -12,13 +14,35 @@ struct BenchmarkOptions: Equatable {
   /// counts cancels the set-up.
   var operations: Int?
   var showHelp = false
+  var showVersion = false
 
-  /// The exit status of a command line that cannot be understood (`EX_USAGE`).
-  static let usageStatus: Int32 = 64
+  /// A command line that cannot be understood; the program prints its line and exits with
+  /// ``CommandLineTool/usageStatus``.
+  typealias UsageError = CommandLineSupport.UsageError
+
+  /// The options, each named once.
+  enum Option: String, CommandLineOption {
+    case quick = "--quick"
+    case filter = "--filter"
+    case contender = "--contender"
+    case operations = "--operations"
+    case help = "--help"
+    case version = "--version"
+
+    var aliases: [String] { self == .help ? ["-h"] : [] }
+    var value: String? {
+      switch self {
+      case .filter: "a TEXT"
+      case .contender: "a NAME"
+      case .operations: "a count N"
+      case .quick, .help, .version: nil
+      }
+    }
+  }
 
   static let usage = """
     usage: kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME] [--operations N]
-                              [--help]
+                              [--help] [--version]
 
     Times every workload for every contender, interleaved in one process, and prints medians,
     the spread and the ratio to the fair floor of the same run. Build it in release mode:
@@ -33,43 +57,32 @@ struct BenchmarkOptions: Equatable {
                          (valgrind --tool=callgrind; compare two counts, so that the
                          set-up cancels)
       -h, --help         print this help and do nothing else
+      --version          print the version and do nothing else
 
+    An option's value may follow it (--filter TEXT) or an equals sign (--filter=TEXT).
     exit status: 0 when every workload ran, 1 when a contender failed its sanity check (it did
     not deliver exactly the callbacks it should, so the timings are not comparable), 64 for bad
     usage
     """
 
-  /// A command line that cannot be understood; the program exits with ``usageStatus``.
-  struct UsageError: Error, Equatable, CustomStringConvertible {
-    let description: String
-  }
-
   /// The options in `arguments` (the command line without the program's name).
   static func parse(_ arguments: [String]) throws(UsageError) -> BenchmarkOptions {
     var options = BenchmarkOptions()
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "--quick": options.quick = true
-      case "--help", "-h": options.showHelp = true
-      case "--filter", "--contender", "--operations":
-        guard let value = remaining.popFirst() else {
-          throw UsageError(description: "\(argument) needs a value")
+    for element in try Option.parse(arguments) {
+      switch element {
+      case .argument(let argument):
+        throw UsageError(description: "unexpected argument \"\(argument)\"")
+      case .option(.quick, _, _): options.quick = true
+      case .option(.help, _, _): options.showHelp = true
+      case .option(.version, _, _): options.showVersion = true
+      case .option(.filter, _, let value): options.filter = value
+      case .option(.contender, _, let value): options.contender = value
+      case .option(.operations, _, let value):
+        guard let value, let count = Int(value), count >= 0 else {
+          throw UsageError(
+            description: "--operations needs a count of 0 or more, not \"\(value ?? "")\"")
         }
-        switch argument {
-        case "--filter": options.filter = value
-        case "--contender": options.contender = value
-        default:
-          guard let count = Int(value), count >= 0 else {
-            throw UsageError(
-              description: "--operations needs a count of 0 or more, not \"\(value)\"")
-          }
-          options.operations = count
-        }
-      default:
-        throw UsageError(
-          description: argument.hasPrefix("-")
-            ? "unknown option \"\(argument)\"" : "unexpected argument \"\(argument)\"")
+        options.operations = count
       }
     }
     return options

@@ -3,22 +3,26 @@
 //   swift run -c release kvolite-benchmarks [--quick] [--filter TEXT] [--contender NAME]
 //     [--operations N]
 // See BenchmarkOptions.usage (--help) for the options and the exit status.
+import CommandLineSupport
 import Foundation
 
-/// Prints `message` and the usage on standard error, and exits with the usage status.
-func usageError(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("error: \(message)\n\(BenchmarkOptions.usage)\n".utf8))
-  exit(BenchmarkOptions.usageStatus)
+/// Prints `error` on standard error in one line, as package-editor does (the mistake, and
+/// where the usage is), and exits with the usage status.
+func usageError(_ error: UsageError) -> Never {
+  FileHandle.standardError.write(Data("error: \(error.line(for: "kvolite-benchmarks"))\n".utf8))
+  exit(CommandLineTool.usageStatus)
 }
 
 let options: BenchmarkOptions
 do {
   options = try BenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-  usageError(error.description)
+  usageError(error)
 }
-if options.showHelp {
-  print(BenchmarkOptions.usage)
+if options.showHelp || options.showVersion {
+  print(
+    options.showHelp
+      ? BenchmarkOptions.usage : CommandLineTool.versionLine(of: "kvolite-benchmarks"))
   exit(0)
 }
 let quick = options.quick
@@ -48,13 +52,16 @@ do {
     workloadNames: workloads.map(\.name) + otherWorkloadNames,
     contenderNames: workloads.flatMap { $0.contenders.map(\.name) })
 } catch {
-  usageError(error.description)
+  usageError(error)
 }
 
 if let operations = options.operations {
   if let filter, !workloads.contains(where: { $0.name.contains(filter) }) {
     usageError(
-      "--operations runs the timed workloads; no timed workload's name contains \"\(filter)\"")
+      UsageError(
+        description:
+          "--operations runs the timed workloads; no timed workload's name contains \"\(filter)\""
+      ))
   }
   // Counting instructions: each selected case built, run `operations` times, nothing timed.
   for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {

@@ -1,15 +1,19 @@
 /// Binds a model's key path and a view model's `@Published` property both ways, without echo:
 /// the recommended way to write a view model over a KVOLite model.
 ///
-///     final class ContactViewModel: ObservableObject {
-///       @Published var firstName = ""
-///       private var cancellables = Set<AnyCancellable>()
+/// ```swift
+/// final class ContactViewModel: ObservableObject {
+///   @Published var firstName = ""
+///   private var cancellables = Set<AnyCancellable>()
 ///
-///       init(contact: Contact) {
-///         TwoWayBinding.bind(\.firstName, of: contact, to: \.firstName, publishedBy: \.$firstName, on: self)
-///           .store(in: &cancellables)
-///       }
-///     }
+///   init(contact: Contact) {
+///     TwoWayBinding.bind(
+///       \.firstName, of: contact, to: \.firstName, publishedBy: \.$firstName, on: self
+///     )
+///     .store(in: &cancellables)
+///   }
+/// }
+/// ```
 ///
 /// It replaces the two pipes of the usual idiom — `publisher(for:)` assigned to the property,
 /// and `$property.dropFirst().removeDuplicates().assign(to:on:)` back — whose echo (the model's

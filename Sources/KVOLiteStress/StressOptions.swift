@@ -1,5 +1,7 @@
+import CommandLineSupport
+
 /// The command line of `kvolite-stress`: `kvolite-stress [--iterations N] [--filter TEXT]
-/// [--list] [--help]`.
+/// [--list] [--help] [--version]`.
 struct StressOptions: Equatable {
   /// How many times each scenario runs its race.
   var iterations = 200_000
@@ -7,12 +9,32 @@ struct StressOptions: Equatable {
   var filter: String?
   var list = false
   var showHelp = false
+  var showVersion = false
 
-  /// The exit status of a command line that cannot be understood (`EX_USAGE`).
-  static let usageStatus: Int32 = 64
+  /// A command line that cannot be understood; the program prints its line and exits with
+  /// ``CommandLineTool/usageStatus``.
+  typealias UsageError = CommandLineSupport.UsageError
+
+  /// The options, each named once.
+  enum Option: String, CommandLineOption {
+    case iterations = "--iterations"
+    case filter = "--filter"
+    case list = "--list"
+    case help = "--help"
+    case version = "--version"
+
+    var aliases: [String] { self == .help ? ["-h"] : [] }
+    var value: String? {
+      switch self {
+      case .iterations: "a positive number"
+      case .filter: "a TEXT"
+      case .list, .help, .version: nil
+      }
+    }
+  }
 
   static let usage = """
-    usage: kvolite-stress [--iterations N] [--filter TEXT] [--list] [--help]
+    usage: kvolite-stress [--iterations N] [--filter TEXT] [--list] [--help] [--version]
 
     Runs the concurrency stress scenarios: each races threads over models, subjects and
     operators, counts every event, and fails on a count that is off or on anything left alive.
@@ -22,37 +44,28 @@ struct StressOptions: Equatable {
       --filter TEXT    only the scenarios whose name contains TEXT
       --list           print the names of the scenarios (those --filter keeps) and run none
       -h, --help       print this help and do nothing else
+      --version        print the version and do nothing else
 
+    An option's value may follow it (--filter TEXT) or an equals sign (--filter=TEXT).
     exit status: 0 when every scenario passed, 1 when one failed, 64 for bad usage
     """
-
-  /// A command line that cannot be understood; the program exits with ``usageStatus``.
-  struct UsageError: Error, Equatable, CustomStringConvertible {
-    let description: String
-  }
 
   /// The options in `arguments` (the command line without the program's name).
   static func parse(_ arguments: [String]) throws(UsageError) -> StressOptions {
     var options = StressOptions()
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "--list": options.list = true
-      case "--help", "-h": options.showHelp = true
-      case "--filter":
-        guard let text = remaining.popFirst() else {
-          throw UsageError(description: "--filter needs a TEXT")
-        }
-        options.filter = text
-      case "--iterations":
-        guard let text = remaining.popFirst(), let count = Int(text), count > 0 else {
+    for element in try Option.parse(arguments) {
+      switch element {
+      case .argument(let argument):
+        throw UsageError(description: "unexpected argument \"\(argument)\"")
+      case .option(.list, _, _): options.list = true
+      case .option(.help, _, _): options.showHelp = true
+      case .option(.version, _, _): options.showVersion = true
+      case .option(.filter, _, let text): options.filter = text
+      case .option(.iterations, _, let text):
+        guard let text, let count = Int(text), count > 0 else {
           throw UsageError(description: "--iterations takes a positive number")
         }
         options.iterations = count
-      default:
-        throw UsageError(
-          description: argument.hasPrefix("-")
-            ? "unknown option \"\(argument)\"" : "unexpected argument \"\(argument)\"")
       }
     }
     return options

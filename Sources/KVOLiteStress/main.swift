@@ -4,29 +4,32 @@
 // where the optimizer moves loads and retains that debug and sanitizer builds keep in place:
 //   swift run -c release kvolite-stress [--iterations N] [--filter TEXT] [--list]
 // See StressOptions.usage (--help) for the options and the exit status.
+import CommandLineSupport
 import Foundation
 
-/// Prints `message` and the usage on standard error, and exits with the usage status.
-func usageError(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("error: \(message)\n\(StressOptions.usage)\n".utf8))
-  exit(StressOptions.usageStatus)
+/// Prints `error` on standard error in one line, as package-editor does (the mistake, and
+/// where the usage is), and exits with the usage status.
+func usageError(_ error: UsageError) -> Never {
+  FileHandle.standardError.write(Data("error: \(error.line(for: "kvolite-stress"))\n".utf8))
+  exit(CommandLineTool.usageStatus)
 }
 
 let options: StressOptions
 do {
   options = try StressOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-  usageError(error.description)
+  usageError(error)
 }
-if options.showHelp {
-  print(StressOptions.usage)
+if options.showHelp || options.showVersion {
+  print(
+    options.showHelp ? StressOptions.usage : CommandLineTool.versionLine(of: "kvolite-stress"))
   exit(0)
 }
 let scenarios: [StressScenario]
 do {
   scenarios = try options.scenarios(of: StressScenarios.all)
 } catch {
-  usageError(error.description)
+  usageError(error)
 }
 if options.list {
   for scenario in scenarios { print(scenario.name) }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import PackageModel
 
@@ -10,7 +11,7 @@ import PackageModel
 /// does (a hang-up, `SIGTERM`, a read error at the prompt, standard output lost) saves unsaved
 /// changes to a recovery file, named on standard error.
 enum Editor {
-  static let usageStatus: Int32 = 64
+  static let usageStatus = CommandLineTool.usageStatus
 
   /// Runs the editor as `package-editor` with `arguments`. Standard output is a terminal if
   /// `outputIsTerminal`; colours need that, and `TERM` other than `dumb`. The standard
@@ -28,11 +29,13 @@ enum Editor {
       // One line that names the mistake and where the usage is, as swift-argument-parser's
       // tools do (the whole usage buried it). It quotes the arguments: escaped, so that none
       // can forge a line.
-      StandardOutput.write("error: \(OneLineOutput.escaped(error.line))\n", to: 2)
+      StandardOutput.write(
+        "error: \(OneLineOutput.escaped(error.line(for: "package-editor")))\n", to: 2)
       return usageStatus
     }
     if options.showHelp || options.showVersion {
-      let text = options.showHelp ? EditorOptions.usage : "package-editor \(EditorOptions.version)"
+      let text =
+        options.showHelp ? EditorOptions.usage : CommandLineTool.versionLine(of: "package-editor")
       return StandardOutput.write(text + "\n", to: 1) == nil ? 0 : 1
     }
     let interactive =
@@ -80,7 +83,7 @@ enum Editor {
     throw EditorOptions.UsageError(
       description:
         "no such file \"\(file)\": for help, use --help; to create a file by that name, give it as ./\(file)",
-      namesHelp: true)
+      namesTheFix: true)
   }
 
   /// The command loop, on any line source and output (tests use scripts and captures).

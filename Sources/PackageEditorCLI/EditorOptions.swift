@@ -1,3 +1,5 @@
+import CommandLineSupport
+
 /// The command line of `package-editor`: `package-editor [FILE] [--batch | --interactive]
 /// [--keep-going] [-e COMMAND | -f SCRIPT]… [--no-color] [--help] [--version]`.
 struct EditorOptions: Equatable {
@@ -35,8 +37,36 @@ struct EditorOptions: Equatable {
     set { scripts = newValue.map { .command($0) } }
   }
 
-  /// The editor's version, printed by `--version`.
-  static let version = "0.1.0-dev"
+  /// A command line that cannot be understood; the editor prints its line and exits with
+  /// status 64.
+  typealias UsageError = CommandLineSupport.UsageError
+
+  /// The options, each named once.
+  enum Option: String, CommandLineOption {
+    case batch = "--batch"
+    case interactive = "--interactive"
+    case keepGoing = "--keep-going"
+    case command = "-e"
+    case script = "-f"
+    case noColor = "--no-color"
+    case help = "--help"
+    case version = "--version"
+
+    var aliases: [String] {
+      switch self {
+      case .help: ["-h"]
+      case .script: ["--script"]
+      default: []
+      }
+    }
+    var value: String? {
+      switch self {
+      case .command: "a COMMAND"
+      case .script: "a SCRIPT file"
+      default: nil
+      }
+    }
+  }
 
   static let usage = """
     usage: package-editor [FILE] [--batch | --interactive] [--keep-going]
@@ -55,60 +85,34 @@ struct EditorOptions: Equatable {
                        used only when standard output is a terminal and TERM is not dumb
       --help           print this help
       --version        print the version
+
+    A long option's value may follow it (--script FILE) or an equals sign (--script=FILE); a
+    FILE that starts with - follows --.
     """
-
-  /// A command line that cannot be understood; the editor prints ``line`` and exits with
-  /// status 64.
-  struct UsageError: Error, Equatable, CustomStringConvertible {
-    /// The mistake: `unknown option "--frob"`.
-    let description: String
-    /// Whether ``description`` already says where help is.
-    var namesHelp = false
-
-    /// What the editor prints after `error: `: the mistake, and where the usage is.
-    var line: String {
-      namesHelp ? description : description + "; package-editor --help shows the usage"
-    }
-  }
 
   static func parse(_ arguments: [String]) throws(UsageError) -> EditorOptions {
     var options = EditorOptions()
-    var remaining = arguments[...]
-    var onlyFiles = false
-    while let argument = remaining.popFirst() {
-      if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
+    for element in try Option.parse(arguments) {
+      switch element {
+      case .argument(let argument):
         guard options.file == nil else {
           throw UsageError(
             description: "only one FILE may be given (got \"\(options.file!)\" and \"\(argument)\")"
           )
         }
         options.file = argument
-        continue
-      }
-      switch argument {
-      case "--": onlyFiles = true
-      case "--batch", "--interactive":
-        let mode: Mode = argument == "--batch" ? .batch : .interactive
+      case .option(.batch, let name, _), .option(.interactive, let name, _):
+        let mode: Mode = name == Option.batch.rawValue ? .batch : .interactive
         guard options.mode == .automatic || options.mode == mode else {
           throw UsageError(description: "--batch and --interactive cannot be used together")
         }
         options.mode = mode
-      case "--keep-going": options.keepGoing = true
-      case "--no-color": options.noColor = true
-      case "--help", "-h": options.showHelp = true
-      case "--version": options.showVersion = true
-      case "-e":
-        guard let command = remaining.popFirst() else {
-          throw UsageError(description: "-e needs a COMMAND")
-        }
-        options.scripts.append(.command(command))
-      case "-f", "--script":
-        guard let file = remaining.popFirst() else {
-          throw UsageError(description: "\(argument) needs a SCRIPT file")
-        }
-        options.scripts.append(.file(file))
-      default:
-        throw UsageError(description: "unknown option \"\(argument)\"")
+      case .option(.keepGoing, _, _): options.keepGoing = true
+      case .option(.noColor, _, _): options.noColor = true
+      case .option(.help, _, _): options.showHelp = true
+      case .option(.version, _, _): options.showVersion = true
+      case .option(.command, _, let command): options.scripts.append(.command(command ?? ""))
+      case .option(.script, _, let file): options.scripts.append(.file(file ?? ""))
       }
     }
     return options

@@ -1,16 +1,19 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // A package that depends on KVOLite's Combine as a user's does, with the lines the README's
 // "Adding KVOLite to a package" shows, and code written for Apple's Combine, unchanged: a
 // library (MyLibrary) that backfills the members Apple added after Combine's first release, as
 // libraries written for that release do, and calls them, as the executable does. CI builds and
-// runs it (.ci/run).
+// runs it (.ci/run). It loads URLs with Combine too, so it enables the trait that makes the
+// module named Combine carry URLSession's publisher (a package without it links no
+// FoundationNetworking): the one line the README adds for that, and the reason this manifest
+// says 6.1, the first tools version with traits.
 let package = Package(
   name: "CombinePort",
   platforms: [.macOS(.v15), .iOS(.v18)],
   dependencies: [
-    .package(name: "KVOLite", path: "../..")
+    .package(name: "KVOLite", path: "../..", traits: ["URLSessionPublishers"])
   ],
   targets: [
     .target(

@@ -17,6 +17,10 @@ struct BenchmarkCommandLineTests {
       try BenchmarkOptions.parse(["--operations", "22000", "--filter", "D2"])
         == BenchmarkOptions(filter: "D2", operations: 22000))
     #expect(try BenchmarkOptions.parse(["--operations", "0"]) == BenchmarkOptions(operations: 0))
+    #expect(
+      try BenchmarkOptions.parse(["--filter=A'", "--contender=floor (Int)", "--operations=3"])
+        == BenchmarkOptions(filter: "A'", contender: "floor (Int)", operations: 3))
+    #expect(try BenchmarkOptions.parse(["--version"]) == BenchmarkOptions(showVersion: true))
   }
 
   @Test(
@@ -25,9 +29,11 @@ struct BenchmarkCommandLineTests {
       (["--frob"], #"unknown option "--frob""#),
       (["-q"], #"unknown option "-q""#),
       (["A"], #"unexpected argument "A""#),
-      (["--filter"], "--filter needs a value"),
-      (["--quick", "--contender"], "--contender needs a value"),
-      (["--operations"], "--operations needs a value"),
+      (["--filter"], "--filter needs a TEXT"),
+      (["--quick", "--contender"], "--contender needs a NAME"),
+      (["--operations"], "--operations needs a count N"),
+      (["--operations="], #"--operations needs a count of 0 or more, not """#),
+      (["--quick=1"], "--quick takes no value (--quick=1)"),
       (["--operations", "-1"], #"--operations needs a count of 0 or more, not "-1""#),
       (["--operations", "1e3"], #"--operations needs a count of 0 or more, not "1e3""#),
       (
@@ -90,23 +96,42 @@ struct BenchmarkCommandLineTests {
     }
   }
 
-  @Test("bad usage prints the error and the usage on standard error and exits with 64")
+  @Test("a mistyped option is an error that names the option meant")
+  func mistyped() {
+    #expect(
+      throws: BenchmarkOptions.UsageError(
+        description: #"unknown option "--filtr"; did you mean "--filter"?"#, namesTheFix: true)
+    ) {
+      _ = try BenchmarkOptions.parse(["--filtr", "A"])
+    }
+    #expect(
+      throws: BenchmarkOptions.UsageError(
+        description: #"unknown option "--contendr"; did you mean "--contender"?"#,
+        namesTheFix: true)
+    ) {
+      _ = try BenchmarkOptions.parse(["--contendr=floor"])
+    }
+  }
+
+  @Test("bad usage prints one line, the mistake and the fix or where help is, and exits with 64")
   func usageError() throws {
+    let help = "; kvolite-benchmarks --help shows the usage"
     let cases = [
-      (["--frob"], #"unknown option "--frob""#),
-      (["--quick", "--filter"], "--filter needs a value"),
-      (["--filter", "no such workload"], #"no workload's name contains "no such workload""#),
+      (["--frob"], #"unknown option "--frob""# + help),
+      (["--quik"], #"unknown option "--quik"; did you mean "--quick"?"#),
+      (["--quick", "--filter"], "--filter needs a TEXT" + help),
+      (
+        ["--filter", "no such workload"], #"no workload's name contains "no such workload""# + help
+      ),
       (
         ["--operations", "5", "--filter", "M1"],
-        #"--operations runs the timed workloads; no timed workload's name contains "M1""#
+        #"--operations runs the timed workloads; no timed workload's name contains "M1""# + help
       ),
     ]
-    for (arguments, message) in cases {
+    for (arguments, line) in cases {
       let result = try ExecutableProcess.run("kvolite-benchmarks", arguments)
       #expect(
-        result
-          == ExecutableProcess.Result(
-            stdout: "", stderr: "error: \(message)\n\(BenchmarkOptions.usage)\n", status: 64))
+        result == ExecutableProcess.Result(stdout: "", stderr: "error: \(line)\n", status: 64))
     }
     // The list of contenders is the benchmarks' own: only its frame is compared here.
     let contender = try ExecutableProcess.run("kvolite-benchmarks", ["--contender", "nobody"])
@@ -114,7 +139,17 @@ struct BenchmarkCommandLineTests {
     #expect(contender.stdout == "")
     #expect(
       contender.stderr.hasPrefix(#"error: no contender is named "nobody" (the contenders are "#))
-    #expect(contender.stderr.hasSuffix(")\n\(BenchmarkOptions.usage)\n"))
+    #expect(contender.stderr.hasSuffix(")" + help + "\n"))
     #expect(contender.stderr.contains(#""KVOLite""#))
+    #expect(contender.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test("--version prints the version and times nothing")
+  func version() throws {
+    let result = try ExecutableProcess.run("kvolite-benchmarks", ["--quick", "--version"])
+    #expect(
+      result
+        == ExecutableProcess.Result(stdout: "kvolite-benchmarks 0.1.0\n", stderr: "", status: 0)
+    )
   }
 }

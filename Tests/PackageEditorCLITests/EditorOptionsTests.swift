@@ -16,6 +16,10 @@ struct EditorOptionsTests {
           file: "f.json", mode: .batch, keepGoing: true,
           scripts: [.command("show"), .command("quit")], noColor: true))
     #expect(try EditorOptions.parse(["--", "-odd-name.json"]).file == "-odd-name.json")
+    #expect(
+      try EditorOptions.parse(["--script=a.txt", "-f", "b.txt", "--script", "c.txt", "-e", "-x"])
+        == EditorOptions(scripts: [.file("a.txt"), .file("b.txt"), .file("c.txt"), .command("-x")]))
+    #expect(try EditorOptions.parse(["--version"]) == EditorOptions(showVersion: true))
   }
 
   @Test(
@@ -23,7 +27,9 @@ struct EditorOptionsTests {
     arguments: [
       (["--batch", "--interactive"], "--batch and --interactive cannot be used together"),
       (["-e"], "-e needs a COMMAND"),
+      (["--script"], "--script needs a SCRIPT file"),
       (["--frob"], #"unknown option "--frob""#),
+      (["--batch=yes"], "--batch takes no value (--batch=yes)"),
       (["a.json", "b.json"], #"only one FILE may be given (got "a.json" and "b.json")"#),
     ])
   func invalid(arguments: [String], message: String) {
@@ -32,16 +38,14 @@ struct EditorOptionsTests {
     }
   }
 
-  @Test("bad usage exits with 64")
-  func usageStatus() {
-    #expect(Editor.main(arguments: ["--frob"], environment: [:], inputIsTerminal: false) == 64)
-  }
-
   @Test(
-    "bad usage prints one line naming the mistake and --help, not the whole usage",
+    "bad usage prints one line naming the mistake and --help, not the whole usage, and exits with 64",
     arguments: [
       (["--frob"], #"error: unknown option "--frob"; package-editor --help shows the usage"#),
       (["-e"], "error: -e needs a COMMAND; package-editor --help shows the usage"),
+      (["--bach"], #"error: unknown option "--bach"; did you mean "--batch"?"#),
+      (["--no-colour"], #"error: unknown option "--no-colour"; did you mean "--no-color"?"#),
+      (["--scrpt=a.txt"], #"error: unknown option "--scrpt"; did you mean "--script"?"#),
       (
         ["a.json", "b\u{1B}[2J.json"],
         #"error: only one FILE may be given (got "a.json" and "b\u{1b}[2J.json"); package-editor --help shows the usage"#
@@ -56,12 +60,21 @@ struct EditorOptionsTests {
   }
 
   @Test("-e commands run instead of standard input")
-  func commands() {
+  func commands() throws {
+    let directory = TemporaryDirectory()
+    let summary = try EditorProcess.run(
+      ["-e", "summary", "--batch"], in: directory.path, input: "bogus\n")
     #expect(
-      Editor.main(
-        arguments: ["-e", "summary", "--batch"], environment: [:], inputIsTerminal: false) == 0)
+      summary
+        == EditorProcess.Result(
+          stdout:
+            "summary: Ann Smith, 1 Main St · from Bob Jones · 2 items (3 pcs, 1.5 kg): Books ×2, Mug\n",
+          stderr: "", status: 0))
+    let bogus = try EditorProcess.run(["-e", "bogus", "--batch"], in: directory.path)
     #expect(
-      Editor.main(arguments: ["-e", "bogus", "--batch"], environment: [:], inputIsTerminal: false)
-        == 1)
+      bogus
+        == EditorProcess.Result(
+          stdout: "", stderr: "-e:1: error: unknown command \"bogus\" (type help for the list)\n",
+          status: 1))
   }
 }

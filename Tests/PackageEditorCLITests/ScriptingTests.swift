@@ -125,7 +125,8 @@ struct ScriptingTests {
   func versionAndCommandNamedFile() throws {
     let directory = TemporaryDirectory()
     let version = try EditorProcess.run(["--version"], in: directory.path)
-    #expect(version.status == 0 && version.stdout == "package-editor \(EditorOptions.version)\n")
+    #expect(
+      version == EditorProcess.Result(stdout: "package-editor 0.1.0\n", stderr: "", status: 0))
     let help = try EditorProcess.run(["help"], in: directory.path)
     #expect(help.status == 64)
     #expect(

@@ -1,3 +1,4 @@
+import KVOLiteTestSupport
 import Testing
 
 @testable import PackageEditorCLI
@@ -17,7 +18,7 @@ struct ValueTextTests {
       ("\u{85}\u{2028}\u{202e}\u{feff}", #""\u{85}\u{2028}\u{202e}\u{feff}""#),
       ("\u{7f}\"\\", #""\u{7f}\"\\""#),
     ])
-  func quote(text: String, expected: String) {
-    #expect(ValueText.quote(text) == expected)
+  func quote(text: OneLineText, expected: String) {
+    #expect(ValueText.quote(text.value) == expected)
   }
 }

@@ -4,8 +4,9 @@ import KVOLiteTestSupport
 import PackageModel
 import Testing
 
-// The PackageModel catalog's example (Sources/PackageModel/PackageModel.docc), run as printed
-// there; `ArticleSnippetTests` in KVOLiteTests checks that the catalog's code is this code.
+// The PackageModel catalog's example (Sources/PackageModel/PackageModel.docc), with what it shows
+// checked here; the catalog's own code is compiled and run as written by CI's
+// Scripts/check-doc-blocks.
 
 @Suite("PackageModel documentation example")
 struct DocumentationExampleTests {

@@ -53,14 +53,15 @@ struct JSONSyntaxErrorTests {
       ("{\r\n\"a\": 1,\r\n}", #"line 3, column 1: expected a key in double quotes, found "}""#),
       ("{\"a\": \u{1B}[2J}", #"line 1, column 7: expected a value, found "\u{1b}""#),
       (
-        "[\"" + String(repeating: "y", count: 40) + "\" \"" + String(repeating: "z", count: 40)
-          + "\"]",
+        OneLineText(
+          "[\"" + String(repeating: "y", count: 40) + "\" \"" + String(repeating: "z", count: 40)
+            + "\"]"),
         #"line 1, column 45: expected "," or "]", found "\"zzzzzzzzzzzzzzzzzzz…""#
       ),
     ])
-  func located(text: String, reason: String) {
+  func located(text: OneLineText, reason: String) {
     #expect(throws: PackageFileError.notJSON(path: "P", reason: reason)) {
-      _ = try PackageDocument.decode(Array(text.utf8), path: "P")
+      _ = try PackageDocument.decode(Array(text.value.utf8), path: "P")
     }
   }
 
@@ -100,8 +101,8 @@ struct JSONSyntaxErrorTests {
       " [ 1 , { \"a\" : [ true , false , null ] } ] \r\n",
       #""\u0041\n\"\\\/\b\f\r\t""#, "\"日本 🙂\"",
     ])
-  func valid(text: String) {
-    #expect(JSONSyntaxCheck.firstMistake(in: Array(text.utf8)) == nil)
+  func valid(text: OneLineText) {
+    #expect(JSONSyntaxCheck.firstMistake(in: Array(text.value.utf8)) == nil)
   }
 
   @Test("the package file the editor writes has no mistake")

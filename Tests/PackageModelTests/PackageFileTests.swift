@@ -74,43 +74,60 @@ struct PackageFileTests {
 
   static let valid = String(decoding: PackageDocument(Package.sample()).encoded(), as: UTF8.self)
 
-  @Test(
-    "every class of bad document is an error naming the problem",
-    arguments: [
-      ("", "P is not a package file (not valid JSON: "),
-      ("{\"format\": 1, \"recipient\": ", "P is not a package file (not valid JSON: "),
-      ("[1, 2]", "P: \"\" must be an object"),
-      ("{\"format\": 2}", "P has format 2; this version reads format 1"),
-      ("{\"recipient\": {}}", "P lacks the field \"format\""),
-      (
-        valid.replacingOccurrences(of: "\"sender\"", with: "\"sendr\""),
-        "P lacks the field \"sender\""
-      ),
-      (
-        valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : \"two\""),
-        "P: \"contents[0].quantity\" must be a whole number"
-      ),
-      (
-        valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : 0"),
-        "P: \"contents[0].quantity\" is invalid: a content's quantity must be at least 1, not 0"
-      ),
-      (
-        valid.replacingOccurrences(of: "\"title\" : \"Mug\"", with: "\"title\" : \"\""),
-        "P: \"contents[1].title\" is invalid: a content's title must not be empty"
-      ),
-      (
-        valid.replacingOccurrences(of: "\"firstName\" : \"Ann\"", with: "\"firstName\" : null"),
-        "P: \"recipient.firstName\" must be text"
-      ),
-    ])
-  func badDocuments(text: String, message: String) throws {
+  /// A bad document and the start of the error it gets, named in the test report by `name`
+  /// (the document itself may be the whole package).
+  struct BadDocument: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+    let message: String
+    var testDescription: String { name }
+  }
+
+  static let badDocumentCases = [
+    BadDocument(name: "empty", text: "", message: "P is not a package file (not valid JSON: "),
+    BadDocument(
+      name: "cut short", text: "{\"format\": 1, \"recipient\": ",
+      message: "P is not a package file (not valid JSON: "),
+    BadDocument(name: "an array", text: "[1, 2]", message: "P: \"\" must be an object"),
+    BadDocument(
+      name: "format 2", text: "{\"format\": 2}",
+      message: "P has format 2; this version reads format 1"),
+    BadDocument(
+      name: "no format", text: "{\"recipient\": {}}", message: "P lacks the field \"format\""),
+    BadDocument(
+      name: "no sender",
+      text: valid.replacingOccurrences(of: "\"sender\"", with: "\"sendr\""),
+      message: "P lacks the field \"sender\""),
+    BadDocument(
+      name: "a quantity in words",
+      text: valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : \"two\""),
+      message: "P: \"contents[0].quantity\" must be a whole number"),
+    BadDocument(
+      name: "a quantity of 0",
+      text: valid.replacingOccurrences(of: "\"quantity\" : 2", with: "\"quantity\" : 0"),
+      message:
+        "P: \"contents[0].quantity\" is invalid: a content's quantity must be at least 1, not 0"),
+    BadDocument(
+      name: "an empty title",
+      text: valid.replacingOccurrences(of: "\"title\" : \"Mug\"", with: "\"title\" : \"\""),
+      message: "P: \"contents[1].title\" is invalid: a content's title must not be empty"),
+    BadDocument(
+      name: "a null first name",
+      text: valid.replacingOccurrences(
+        of: "\"firstName\" : \"Ann\"", with: "\"firstName\" : null"),
+      message: "P: \"recipient.firstName\" must be text"),
+  ]
+
+  @Test("every class of bad document is an error naming the problem", arguments: badDocumentCases)
+  func badDocuments(_ document: BadDocument) throws {
+    #expect(document.text != Self.valid)
     let path = try Self.directory().appendingPathComponent("bad.json").path
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    try Data(document.text.utf8).write(to: URL(fileURLWithPath: path))
     do {
       _ = try PackageFile.read(path)
-      Issue.record("no error for \(text.prefix(40))")
+      Issue.record("no error for \(document.name)")
     } catch {
-      #expect("\(error)".replacingOccurrences(of: path, with: "P").hasPrefix(message))
+      #expect("\(error)".replacingOccurrences(of: path, with: "P").hasPrefix(document.message))
     }
   }
 

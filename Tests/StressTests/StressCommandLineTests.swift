@@ -14,6 +14,9 @@ struct StressCommandLineTests {
     #expect(
       try StressOptions.parse(["--iterations", "\(Int.max)", "--filter", "subject", "--list", "-h"])
         == StressOptions(iterations: Int.max, filter: "subject", list: true, showHelp: true))
+    #expect(
+      try StressOptions.parse(["--iterations=7", "--filter=a b", "--version"])
+        == StressOptions(iterations: 7, filter: "a b", showVersion: true))
   }
 
   @Test(
@@ -23,7 +26,9 @@ struct StressCommandLineTests {
       (["-i"], #"unknown option "-i""#),
       (["run"], #"unexpected argument "run""#),
       (["--filter"], "--filter needs a TEXT"),
-      (["--iterations"], "--iterations takes a positive number"),
+      (["--iterations"], "--iterations needs a positive number"),
+      (["--iterations="], "--iterations takes a positive number"),
+      (["--list=yes"], "--list takes no value (--list=yes)"),
       (["--iterations", "0"], "--iterations takes a positive number"),
       (["--iterations", "-5"], "--iterations takes a positive number"),
       (["--iterations", "1e3"], "--iterations takes a positive number"),
@@ -58,20 +63,46 @@ struct StressCommandLineTests {
     }
   }
 
-  @Test("bad usage prints the error and the usage on standard error and exits with 64")
+  @Test(
+    "a mistyped option is an error that names the option meant",
+    arguments: [
+      (["--iteratons", "5"], #"unknown option "--iteratons"; did you mean "--iterations"?"#),
+      (["--filtr=a"], #"unknown option "--filtr"; did you mean "--filter"?"#),
+      (["--verison"], #"unknown option "--verison"; did you mean "--version"?"#),
+    ])
+  func mistyped(arguments: [String], message: String) {
+    #expect(throws: StressOptions.UsageError(description: message, namesTheFix: true)) {
+      _ = try StressOptions.parse(arguments)
+    }
+  }
+
+  @Test("bad usage prints one line, the mistake and the fix or where help is, and exits with 64")
   func usageError() throws {
     let cases = [
-      (["--frob"], #"unknown option "--frob""#),
-      (["--iterations", "many"], "--iterations takes a positive number"),
-      (["--filter", "zzz"], #"no scenario's name contains "zzz""#),
+      (["--frob"], #"unknown option "--frob"; kvolite-stress --help shows the usage"#),
+      (["--iteratons", "5"], #"unknown option "--iteratons"; did you mean "--iterations"?"#),
+      (
+        ["--iterations", "many"],
+        "--iterations takes a positive number; kvolite-stress --help shows the usage"
+      ),
+      (
+        ["--filter", "zzz"],
+        #"no scenario's name contains "zzz"; kvolite-stress --help shows the usage"#
+      ),
     ]
-    for (arguments, message) in cases {
+    for (arguments, line) in cases {
       let result = try ExecutableProcess.run("kvolite-stress", arguments)
       #expect(
-        result
-          == ExecutableProcess.Result(
-            stdout: "", stderr: "error: \(message)\n\(StressOptions.usage)\n", status: 64))
+        result == ExecutableProcess.Result(stdout: "", stderr: "error: \(line)\n", status: 64))
     }
+  }
+
+  @Test("--version prints the version and runs nothing")
+  func version() throws {
+    let result = try ExecutableProcess.run("kvolite-stress", ["--version", "--iterations=1"])
+    #expect(
+      result
+        == ExecutableProcess.Result(stdout: "kvolite-stress 0.1.0\n", stderr: "", status: 0))
   }
 
   @Test("--list prints the names of the scenarios the filter keeps, and runs none")

@@ -105,11 +105,13 @@ extension Articles {
       let total = try order.value(forKeyPath: "items.@sum.price")  // 14.0
       let titles = try order.value(forKeyPath: "items.@unionOfObjects.title")
       // titles == ["Notebook", "Pen"]
-      do {
+      // What was wrong, with the key path; the price is unchanged.
+      let error = #expect(throws: KeyValueError.self) {
         try order.setValue(fromText: "cheap", forKeyPath: "items.1.price")
-      } catch {
-        print(error)  // what was wrong, with the key path; the price is unchanged
       }
+      #expect(
+        error.map { "\($0)" }
+          == #""items.1.price" expects a number (Double), and "cheap" is not one"#)
       #expect(total as? Double == 14)
       #expect(titles as? [String] == ["Notebook", "Pen"])
       #expect(order.items[1].price == 2)

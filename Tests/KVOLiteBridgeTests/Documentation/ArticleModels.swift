@@ -1,9 +1,9 @@
 import KVOLiteBridge
 import KVOLiteTestSupport
 
-// The models of the DocC articles (Sources/KVOLite/KVOLite.docc), compiled here so that the
-// articles' code is code that builds: `ArticleSnippetTests` checks that every Swift block of the
-// articles appears in these files, line for line.
+// The models of the DocC articles (Sources/KVOLite/KVOLite.docc), for tests of what the articles
+// show (ArticleExampleTests). The articles' own code is compiled and run, as written, by CI's
+// Scripts/check-doc-blocks.
 
 /// The articles' namespace, so that their type names do not clash with other fixtures.
 enum Articles {

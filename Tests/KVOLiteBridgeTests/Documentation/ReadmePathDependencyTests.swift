@@ -9,6 +9,11 @@ import Testing
 /// KVOLite, and the line with `name:` works whatever the directory's name.
 @Suite("README: a local checkout as a dependency")
 struct ReadmePathDependencyTests {
+  /// The package's root directory, found from this file's place in it.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
   /// The README's line for a checkout in a directory named KVOLite.
   static let byDirectoryName = """
     .package(path: "../KVOLite")
@@ -48,7 +53,7 @@ struct ReadmePathDependencyTests {
       to: app.appendingPathComponent("Sources/MyApp/main.swift"))
     try Data(manifest(dependency).utf8).write(to: app.appendingPathComponent("Package.swift"))
     try FileManager.default.createSymbolicLink(
-      atPath: directory.file(checkout), withDestinationPath: ArticleSnippetTests.root.path)
+      atPath: directory.file(checkout), withDestinationPath: root.path)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["swift", "package", "show-dependencies", "--package-path", app.path]
@@ -61,13 +66,13 @@ struct ReadmePathDependencyTests {
     return (process.terminationStatus, text)
   }
 
-  @Test("the README shows both lines")
+  @Test("the README shows both lines, each a manifest block of its own")
   func readmeShowsThem() throws {
     let readme = try String(
-      contentsOf: ArticleSnippetTests.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let blocks = ArticleSnippetTests.swiftBlocks(of: readme).map(ArticleSnippetTests.normalized)
-    #expect(blocks.contains([Self.byDirectoryName]))
-    #expect(blocks.contains([Self.byName]))
+      contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    for line in [Self.byDirectoryName, Self.byName] {
+      #expect(readme.contains("<!-- swift: manifest -->\n```swift\n\(line)\n```\n"))
+    }
   }
 
   @Test("a checkout named KVOLite: the plain line")

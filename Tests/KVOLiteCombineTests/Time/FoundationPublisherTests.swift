@@ -1,6 +1,7 @@
 import Foundation
 import KVOLiteCombine
 import KVOLiteCombineFoundation
+import KVOLiteCombineNetworking
 import KVOLiteTestSupport
 import Testing
 

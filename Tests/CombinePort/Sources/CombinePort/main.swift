@@ -75,4 +75,10 @@ guard backfilled == expected, inLibrary == libraryExpected, assigned else {
   exit(1)
 }
 print("CombinePort: backfilled members ran: \(BackfillCalls.counts.sorted { $0.key < $1.key })")
+let booksURL = URL(string: "http://127.0.0.1/books.json")!
+guard requestedURL(booksURL) == booksURL else {
+  print("CombinePort: dataTaskPublisher requested \(String(describing: requestedURL(booksURL)))")
+  exit(1)
+}
+withExtendedLifetime(books(at: booksURL)) {}
 print("CombinePort: code written for Combine runs unchanged")

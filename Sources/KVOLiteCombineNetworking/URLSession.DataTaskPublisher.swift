@@ -1,4 +1,6 @@
-// Foundation's publishers and schedulers, where Apple's Combine does not provide them.
+// URLSession's publisher, where Apple's Combine does not provide it. A module of its own, so that
+// only an app that uses it links FoundationNetworking (and, through it, libcurl): the
+// `KVOLiteCombineNetworking` product, or the `URLSessionPublishers` trait (see Package.swift).
 #if !canImport(Darwin)
   import Foundation
   import KVOLiteCombine
