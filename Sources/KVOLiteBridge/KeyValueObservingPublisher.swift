@@ -48,8 +48,8 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
   }
 
   /// A publisher of `object`'s values at `keyPath`, as Foundation's initializer; unlike
-  /// ``KeyValueObservable/publisher(for:options:)-(KeyPath<Self,Value>,_)``, it does not check
-  /// the key path until a subscriber attaches.
+  /// `publisher(for:options:)`, it does not check the key path until a subscriber attaches
+  /// (a key path that cannot be observed then stops the program).
   @inlinable
   public init(object: Subject, keyPath: KeyPath<Subject, Value>, options: ObservingOptions) {
     self.init(object: object, path: keyPath, options: options) { object, options, send in
