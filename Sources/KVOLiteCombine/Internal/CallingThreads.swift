@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import KVOLiteLocking
 
 /// The threads inside a call that Combine makes while holding its (non-recursive) lock: a call
 /// back into the operator on one of them is where Combine traps, since its lock is taken
@@ -12,20 +6,20 @@
 /// in the same cases, with a message that says why.
 ///
 /// Not thread-safe: the owner guards it with its lock (enter, leave and check with the lock
-/// held, and make the call itself after unlocking).
+/// held, and make the call itself after unlocking). Threads are told apart by their
+/// ``ThreadIdentity``, the one form of per-thread state.
 struct CallingThreads {
-  private var threads: [pthread_t] = []
+  private var threads: [ThreadIdentity] = []
 
   /// Marks the current thread as inside the call.
-  mutating func enter() { threads.append(pthread_self()) }
+  mutating func enter() { threads.append(.current) }
 
   /// Marks the current thread as out of the call.
   mutating func leave() {
-    if let index = threads.firstIndex(where: { pthread_equal($0, pthread_self()) != 0 }) {
-      threads.remove(at: index)
-    }
+    let current = ThreadIdentity.current
+    if let index = threads.firstIndex(of: current) { threads.remove(at: index) }
   }
 
   /// Whether the current thread is inside the call.
-  var containsCurrent: Bool { threads.contains { pthread_equal($0, pthread_self()) != 0 } }
+  var containsCurrent: Bool { threads.contains(.current) }
 }
