@@ -12,13 +12,16 @@ import KVOLiteLocking
 /// The publisher holds its object strongly; its subscriptions do not. Cancelling a subscription
 /// ends its observation.
 ///
+/// Two publishers are equal when they observe the same object (by identity), the same key path
+/// (typed, or the same string) and the same options, as Foundation's are.
+///
 /// Thread-safe. Sets of the key on several threads at once reach the subscriber one at a time,
 /// as Combine requires (each waits for the one in progress, as a subject's subscribers do), so
 /// `scan` and other stateful operators downstream see every value. A subscriber that sets the
 /// key again from inside `receive` gets the new value at once, on its thread. Cancelling
 /// returns after a value in progress on another thread was delivered, except when cancelling
 /// from inside a delivery (then it does not wait; see ``/KVOLite/ObservationToken``).
-public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
+public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher, Equatable {
   /// The kind of values this publisher publishes.
   public typealias Output = Value
   /// The kind of errors this publisher might publish.
@@ -28,17 +31,48 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
   public let object: Subject
   /// The options each subscription observes with.
   public let options: ObservingOptions
+  /// The key path observed: a typed key path, or a string one.
+  @usableFromInline let path: AnyHashable
   @usableFromInline let observe:
     (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
 
   @usableFromInline
   init(
-    object: Subject, options: ObservingOptions,
+    object: Subject, path: AnyHashable, options: ObservingOptions,
     observe: @escaping (Subject, ObservingOptions, @escaping (Value) -> Void) -> ObservationToken?
   ) {
     self.object = object
+    self.path = path
     self.options = options
     self.observe = observe
+  }
+
+  /// A publisher of `object`'s values at `keyPath`, as Foundation's initializer; unlike
+  /// `publisher(for:options:)`, it does not check the key path until a subscriber attaches
+  /// (a key path that cannot be observed then stops the program).
+  @inlinable
+  public init(object: Subject, keyPath: KeyPath<Subject, Value>, options: ObservingOptions) {
+    self.init(object: object, path: keyPath, options: options) { object, options, send in
+      // A post-change notification carries the value read at did-time, which is what reading
+      // the key path would give; only prior notifications need the read.
+      object.observe(keyPath, options: options.union(.new)) { object, change in
+        if !change.isPrior, let value = change.newValue, change.kind == .setting {
+          send(value)
+        } else {
+          send(object[keyPath: keyPath])
+        }
+      }
+    }
+  }
+
+  /// Whether both observe the same object (the same instance), key path and options.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.object === rhs.object && lhs.path == rhs.path && lhs.options == rhs.options
+  }
+
+  /// A publisher of `Void` each time this one publishes, as Foundation's.
+  public func didChange() -> Publishers.Map<Self, Void> {
+    map { _ in () }
   }
 
   /// Attaches `subscriber`: it receives its subscription, then values within the demand it
@@ -144,17 +178,7 @@ extension KeyValueObservable {
     for keyPath: KeyPath<Self, Value>, options: ObservingOptions = [.initial, .new]
   ) -> KeyValueObservingPublisher<Self, Value> {
     observe(keyPath) { _, _ in }.invalidate()
-    return KeyValueObservingPublisher(object: self, options: options) { object, options, send in
-      // A post-change notification carries the value read at did-time, which is what reading
-      // the key path would give; only prior notifications need the read.
-      object.observe(keyPath, options: options.union(.new)) { object, change in
-        if !change.isPrior, let value = change.newValue, change.kind == .setting {
-          send(value)
-        } else {
-          send(object[keyPath: keyPath])
-        }
-      }
-    }
+    return KeyValueObservingPublisher(object: self, keyPath: keyPath, options: options)
   }
 
   /// A publisher of the values of a string key path; see the typed key path form of
@@ -163,7 +187,8 @@ extension KeyValueObservable {
     throws(KeyValueError) -> KeyValueObservingPublisher<Self, Any?>
   {
     try observe(keyPath) { _ in }.invalidate()
-    return KeyValueObservingPublisher(object: self, options: options) { object, options, send in
+    return KeyValueObservingPublisher(object: self, path: keyPath, options: options) {
+      object, options, send in
       try? object.observe(keyPath, options: options) { [weak object] _ in
         guard let object else { return }
         send((try? object.value(forKeyPath: keyPath)) ?? nil)

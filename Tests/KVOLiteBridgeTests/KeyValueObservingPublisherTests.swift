@@ -123,4 +123,40 @@ struct KeyValueObservingPublisherTests {
     }
     #expect(outOfOrder.withLock { $0 } == [])
   }
+
+  @Test(
+    "equal when they observe the same object, key path and options, as Foundation's; Foundation's initializer publishes the same"
+  )
+  func equatable() throws {
+    let person = Person(firstName: "Ann")
+    let other = Person(firstName: "Ann")
+    let names = person.publisher(for: \.firstName)
+    #expect(names == person.publisher(for: \.firstName))
+    #expect(
+      names
+        == KeyValueObservingPublisher(
+          object: person, keyPath: \.firstName, options: [.initial, .new]))
+    #expect(names != other.publisher(for: \.firstName))
+    #expect(names != person.publisher(for: \.lastName))
+    #expect(names != person.publisher(for: \.firstName, options: [.new]))
+    let byName = try person.publisher(for: "firstName")
+    #expect(byName == (try person.publisher(for: "firstName")))
+    #expect(byName != (try person.publisher(for: "lastName")))
+    let subscriber = TrackingSubscriber<String, Never>()
+    KeyValueObservingPublisher(object: person, keyPath: \.firstName, options: [.new])
+      .subscribe(subscriber)
+    person.firstName = "Bob"
+    #expect(subscriber.events == [.subscription, .value("Bob")])
+  }
+
+  @Test("didChange() publishes Void each time the publisher does, as Foundation's")
+  func didChange() {
+    let person = Person()
+    let changes = Counter()
+    let cancellable = person.publisher(for: \.age).didChange().sink { changes.increment() }
+    person.age = 1
+    person.age = 1
+    #expect(changes.count == 3)
+    cancellable.cancel()
+  }
 }

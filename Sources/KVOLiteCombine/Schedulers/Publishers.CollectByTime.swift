@@ -40,9 +40,13 @@ extension Publishers {
 }
 
 /// The subscription of `collect(.byTime…)`. The clock is a repeating action on the scheduler;
-/// each start of it gets a generation, and ticks of an older one do nothing. Groups are sent
-/// with the delivery lock held and the state checked under it, so none follows the
-/// completion; downstream is let go of once it has its completion, or on cancel.
+/// each start of it gets a generation, and ticks of an older one do nothing. A group goes out
+/// when a tick takes its turn (what was collected, `count` at most), or when upstream fills one
+/// (`count`); the completion sends the rest. Those turns go through a ``SerialDrain``, one at a
+/// time, in the order they came, whichever thread they came on (a tick on the scheduler, a
+/// full group or the completion on upstream's), and each takes its group from the front of
+/// what was collected when its turn comes: groups never overtake each other or the
+/// completion. Downstream is let go of once it has its completion, or on cancel.
 private final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>:
   Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -57,6 +61,7 @@ where Downstream.Input == [Input] {
   private let interval: Context.SchedulerTimeType.Stride
   private let count: Int?
   private let options: Context.SchedulerOptions?
+  private let drain = SerialDrain()
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -98,15 +103,41 @@ where Downstream.Input == [Input] {
     stale?.cancel()
   }
 
+  /// The clock ticked (on the scheduler): the tick takes its turn in the drain.
   private func tick(_ current: Int) {
+    drain.run { [weak self] in self?.sendCollected(current) }
+  }
+
+  /// A tick's turn: what was collected goes out, if this tick's clock is the current one.
+  private func sendCollected(_ current: Int) {
     guard
       let group = lock.withLock({ () -> [Input]? in
         guard current == generation, status.isSubscribed, !buffer.isEmpty else { return nil }
-        defer { buffer = [] }
-        return buffer
+        return takeGroup()
       })
     else { return }
     send(group)
+  }
+
+  /// A full group's turn: the first `count` values go out (unless a tick sent them already),
+  /// and the clock starts again.
+  private func sendFull() {
+    guard
+      let (group, subscribed) = lock.withLock({ () -> ([Input], Bool)? in
+        guard downstream != nil, let count, buffer.count >= count else { return nil }
+        return (takeGroup(), status.isSubscribed)
+      })
+    else { return }
+    send(group)
+    if subscribed { startClock() }
+  }
+
+  /// With the lock held: the group at the front of what was collected (`count` values at
+  /// most), taken out.
+  private func takeGroup() -> [Input] {
+    let size = Swift.min(buffer.count, count ?? buffer.count)
+    defer { buffer.removeFirst(size) }
+    return Array(buffer.prefix(size))
   }
 
   /// Sends a group to `downstream` (the live one if `nil`) if it has demand for it.
@@ -133,32 +164,35 @@ where Downstream.Input == [Input] {
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let full = lock.withLock { () -> [Input]? in
-      guard status.isSubscribed else { return nil }
+    let full = lock.withLock { () -> Bool in
+      guard status.isSubscribed else { return false }
       buffer.append(input)
-      guard let count, buffer.count >= count else { return nil }
-      defer { buffer = [] }
-      return buffer
+      return count.map { buffer.count >= $0 } ?? false
     }
-    if let full {
-      send(full)
-      startClock()
-    }
+    if full { drain.run { self.sendFull() } }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
     guard
-      let (rest, clock, downstream) = lock.withLock({
-        () -> ([Input], (any Cancellable)?, Downstream?)? in
+      let clock = lock.withLock({ () -> (any Cancellable)?? in
         guard status.isSubscribed else { return nil }
         status = .terminal
         generation += 1
-        defer { buffer = [] }
-        return (buffer, self.clock.take(), self.downstream.take())
+        return .some(self.clock.take())
       })
     else { return }
     clock?.cancel()
+    drain.run { self.finish(completion) }
+  }
+
+  /// The completion's turn: the rest of what was collected goes out first (unless upstream
+  /// failed), then the completion.
+  private func finish(_ completion: Subscribers.Completion<Failure>) {
+    let (rest, downstream) = lock.withLock { () -> ([Input], Downstream?) in
+      defer { buffer = [] }
+      return (buffer, self.downstream.take())
+    }
     guard let downstream else { return }
     delivery.withLock {
       if case .finished = completion, !rest.isEmpty { send(rest, to: downstream) }
@@ -181,6 +215,7 @@ where Downstream.Input == [Input] {
       }
       return (status.subscription, self.clock.take(), (downstream.take(), buffer))
     }
+    drain.end()
     clock?.cancel()
     subscription?.cancel()
     withExtendedLifetime(ended) {}

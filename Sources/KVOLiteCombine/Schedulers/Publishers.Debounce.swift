@@ -58,8 +58,11 @@ extension Publishers {
 ///   delivered: a cancel after it does nothing; a cancel before it cancels the timers and
 ///   upstream. A cancel before the subscription does nothing.
 ///
-/// A scheduled action keeps this object alive until it runs or its timer is cancelled.
-/// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
+/// A scheduled action keeps this object alive until it runs or its timer is cancelled. What
+/// the scheduler runs (a timer's firing, the completion's delivery) goes through a
+/// ``SerialDrain``, one at a time, in the order it fired or was scheduled, whatever order a
+/// concurrent scheduler runs it in; a cancel ends the drain. The handover is serialized with
+/// the deliveries by a recursive lock; the state is behind `lock` and nothing is
 /// called with it held. Downstream is let go of once it has its completion, or on cancel.
 private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber,
   Subscription,
@@ -85,6 +88,7 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
   private let dueTime: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
+  private let drain = SerialDrain()
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -134,7 +138,7 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
     let due = scheduler.now.advanced(by: dueTime)
     let token = scheduler.schedule(
       after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
-    ) { self.fire(current) }
+    ) { self.drain.run { self.fire(current) } }
     let armed = lock.withLock { () -> Bool in
       guard case .arming = timers[current] else { return false }
       timers[current] = .armed(token)
@@ -174,14 +178,15 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
     let timers = takeTimers()
     lock.unlock()
     for timer in timers.values { timer.cancel() }
-    scheduler.schedule(options: nil) {
-      let (downstream, value) = self.lock.withLock {
-        (self.downstream.take(), self.currentValue.take())
-      }
-      withExtendedLifetime(value) {}
-      guard let downstream else { return }
-      self.delivery.withLock { downstream.receive(completion: completion) }
-    }
+    let place = drain.reserve()
+    scheduler.schedule(options: nil) { self.drain.run(place) { self.deliver(completion) } }
+  }
+
+  private func deliver(_ completion: Subscribers.Completion<Failure>) {
+    let (downstream, value) = lock.withLock { (self.downstream.take(), currentValue.take()) }
+    withExtendedLifetime(value) {}
+    guard let downstream else { return }
+    delivery.withLock { downstream.receive(completion: completion) }
   }
 
   func request(_ newDemand: Subscribers.Demand) {
@@ -194,6 +199,7 @@ private final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: S
     status = .terminal
     let (timers, downstream, value) = (takeTimers(), self.downstream.take(), currentValue.take())
     lock.unlock()
+    drain.end()
     for timer in timers.values { timer.cancel() }
     subscription.cancel()
     withExtendedLifetime((downstream, value)) {}

@@ -40,8 +40,9 @@ extension Publishers {
 /// The subscription of `subscribe(on:)`, with Combine's state machine: requests (`.none` too)
 /// and the cancel are scheduled, each action keeping this object alive until it runs; a
 /// request made from inside the request being passed upstream, on the same thread, traps (as
-/// in Combine); a cancel before the subscription does nothing. Thread-safe: one state behind
-/// one lock.
+/// in Combine); a cancel before the subscription does nothing. Requests and the cancel reach
+/// upstream in the order they were made, one at a time, whatever order a concurrent scheduler
+/// runs their actions in (a ``SerialDrain``). Thread-safe: one state behind one lock.
 private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -53,6 +54,7 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
   /// The subscriber, until the subscription ends.
   private var downstream: Downstream?
   private let schedule: (@escaping () -> Void) -> Void
+  private let drain = SerialDrain()
   private let lock = Lock()
   private var status = SubscriptionStatus.awaitingSubscription
   /// The threads passing a request on to upstream now.
@@ -87,7 +89,8 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
 
   func request(_ demand: Subscribers.Demand) {
     guard let subscription = lock.withLock({ status.subscription }) else { return }
-    schedule { self.forward(demand, to: subscription) }
+    let place = drain.reserve()
+    schedule { self.drain.run(place) { self.forward(demand, to: subscription) } }
   }
 
   /// Passes a request on to upstream (on the scheduler). A request made while one is passed on,
@@ -114,7 +117,8 @@ private final class SubscribeOnInner<Downstream: Subscriber>: Subscriber, Subscr
     }
     withExtendedLifetime(downstream) {}
     guard let subscription else { return }
-    schedule { withExtendedLifetime(self) { subscription.cancel() } }
+    let place = drain.reserve()
+    schedule { self.drain.run(place) { subscription.cancel() } }
   }
 
   var description: String { "SubscribeOn" }

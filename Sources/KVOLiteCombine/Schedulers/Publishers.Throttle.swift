@@ -59,7 +59,9 @@ extension Publishers {
 ///   even after upstream's completion, stops both;
 /// - scheduled actions refer to this object weakly, as Combine's do: once nothing else keeps
 ///   it, they do nothing. A cancel before the subscription cancels the subscription when it
-///   comes.
+///   comes;
+/// - the emissions the scheduler runs go through a ``SerialDrain``, one at a time, in the
+///   order they were scheduled, whatever order a concurrent scheduler runs them in.
 ///
 /// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
 /// called with it held (the clock is read outside it). Downstream is let go of once it has its
@@ -86,6 +88,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let latest: Bool
+  private let drain = SerialDrain()
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var state = State.awaitingSubscription
@@ -161,10 +164,16 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
   }
 
   private func schedule(_ step: Step) {
+    if case .nothing = step { return }
+    let place = drain.reserve()
+    let emission = { [weak self] in
+      guard let self else { return }
+      drain.run(place) { [weak self] in self?.emit() }
+    }
     switch step {
     case .nothing: break
-    case .scheduleNow: scheduler.schedule { [weak self] in self?.emit() }
-    case .scheduleAt(let time): scheduler.schedule(after: time) { [weak self] in self?.emit() }
+    case .scheduleNow: scheduler.schedule(emission)
+    case .scheduleAt(let time): scheduler.schedule(after: time, emission)
     }
   }
 
@@ -233,6 +242,7 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: S
       state = .terminal
       return (subscription, (downstream.take(), pendingValue.take()))
     }
+    drain.end()
     subscription?.cancel()
     withExtendedLifetime(ended) {}
   }

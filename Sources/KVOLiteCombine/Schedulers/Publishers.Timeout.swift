@@ -61,6 +61,9 @@ extension Publishers {
 /// - when the clock fires, upstream is cancelled and downstream completes with `customError`'s
 ///   failure, or `.finished`; a scheduler that runs the timer at once, inside the call that
 ///   arms it (`ImmediateScheduler`), traps, as it does in Combine;
+/// - what the scheduler runs (each value's and the completion's delivery, the timeout) goes
+///   through a ``SerialDrain``, in the order it was scheduled (the timeout in the order it
+///   fired), one at a time, whatever order a concurrent scheduler runs it in;
 /// - a cancel before the subscription does nothing.
 ///
 /// Scheduled actions keep this object alive until they run (the clock's until it is
@@ -82,6 +85,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
   private var customError: (() -> Failure)?
+  private let drain = SerialDrain()
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var status = SubscriptionStatus.awaitingSubscription
@@ -130,6 +134,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     if !kept { token.cancel() }
   }
 
+  /// The clock fired (on the scheduler): the timeout takes its turn in the drain.
   private func expire() {
     lock.lock()
     guard !arming.containsCurrent else {
@@ -138,6 +143,12 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
         "timeout's scheduler ran its timer at once, inside the call that armed it (as "
           + "ImmediateScheduler does): the timeout cannot work, and Combine traps too")
     }
+    lock.unlock()
+    drain.run { self.timeOut() }
+  }
+
+  private func timeOut() {
+    lock.lock()
     guard !timedOut, let subscription = status.subscription else { return lock.unlock() }
     timedOut = true
     status = .terminal
@@ -145,6 +156,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
       self.downstream.take(), self.customError.take(), self.clock.take()
     )
     lock.unlock()
+    drain.end()
     clock?.cancel()
     subscription.cancel()
     guard let downstream else { return }
@@ -174,7 +186,8 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     let (armed, previous) = nextGeneration()
     lock.unlock()
     arm(armed, replacing: previous)
-    scheduler.schedule(options: options) { self.deliver(input) }
+    let place = drain.reserve()
+    scheduler.schedule(options: options) { self.drain.run(place) { self.deliver(input) } }
     return .none
   }
 
@@ -195,7 +208,8 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     generation += 1  // stops an arming in flight from keeping its token
     lock.unlock()
     clock?.cancel()
-    scheduler.schedule(options: options) { self.deliver(completion) }
+    let place = drain.reserve()
+    scheduler.schedule(options: options) { self.drain.run(place) { self.deliver(completion) } }
   }
 
   private func deliver(_ completion: Subscribers.Completion<Failure>) {
@@ -228,6 +242,7 @@ private final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Su
     status = .terminal
     let ended = (downstream.take(), customError.take(), clock.take())
     lock.unlock()
+    drain.end()
     ended.2?.cancel()
     subscription.cancel()
     withExtendedLifetime(ended) {}

@@ -1,8 +1,10 @@
 import KVOLiteLocking
 
 /// The subscription of `receive(on:)` and `delay`, with Combine's state machine: each value and
-/// the completion is handed to `schedule` (now on a scheduler, or after a delay), and delivered
-/// from there, in order.
+/// the completion is handed to `schedule` (now on a scheduler, or after a delay), once, and
+/// delivered from there, in the order they arrived, each no earlier than the scheduler ran its
+/// action (through a ``SerialDrain``: on a concurrent scheduler, the scheduler may run the
+/// actions in another order, or at once).
 ///
 /// - The subscription is handed downstream at once; requests (`.none` too) go upstream while
 ///   subscribed; a cancel before the subscription does nothing (the subscription is taken when
@@ -12,10 +14,11 @@ import KVOLiteLocking
 ///   completion has arrived; the demand downstream answers with is requested from upstream. The
 ///   completion is delivered when its action runs: a cancel after upstream's completion arrived
 ///   does nothing, as in Combine.
-/// - Values and completions that arrive after the completion, or after a cancel, are ignored.
+/// - Values and completions that arrive after the completion, or after a cancel, are ignored;
+///   a cancel drops the values still waiting in the drain.
 ///
-/// Deliveries are serialized by a recursive lock; the state is behind `lock` and nothing is
-/// called with it held. Downstream is let go of once it has its completion, or on cancel.
+/// Deliveries are serialized by the drain, and the handover by a recursive lock that each
+/// delivery takes too; the state is behind `lock` and nothing is called with it held. Downstream is let go of once it has its completion, or on cancel.
 /// `ReceiveOn`'s subscription describes itself (``ReceiveOnInner``); `Delay`'s does not, as in
 /// Combine.
 class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
@@ -43,6 +46,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
   /// The subscriber, until it has its completion or cancels.
   private var downstream: Downstream?
   private let schedule: (@escaping () -> Void) -> Void
+  private let drain = SerialDrain()
   private let lock = Lock()
   private let delivery = RecursiveLock()
   private var state = State.awaitingSubscription
@@ -70,7 +74,8 @@ class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
       return .none
     }
     lock.unlock()
-    schedule { self.deliver(input) }
+    let place = drain.reserve()
+    schedule { self.drain.run(place) { self.deliver(input) } }
     return .none
   }
 
@@ -88,7 +93,8 @@ class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
     guard case .subscribed(let subscription) = state else { return lock.unlock() }
     state = .pendingTerminal(subscription)
     lock.unlock()
-    schedule { self.deliver(completion) }
+    let place = drain.reserve()
+    schedule { self.drain.run(place) { self.deliver(completion) } }
   }
 
   private func deliver(_ completion: Subscribers.Completion<Failure>) {
@@ -114,6 +120,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber>: Subscriber, Subscription,
     state = .terminal
     let downstream = self.downstream.take()
     lock.unlock()
+    drain.end()
     subscription.cancel()
     withExtendedLifetime(downstream) {}
   }

@@ -21,7 +21,9 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// then too (see ``SubjectCore``). Deliveries to the subscriber are serialized by `delivery`, a
 /// recursive lock, so that concurrent sends reach the subscriber one at a time and a send from
 /// inside the subscriber's `receive` is delivered at once; the subscribing thread holds it
-/// while it hands the subscriber its subscription.
+/// while it hands the subscriber its subscription. A completion sent meanwhile is held, and
+/// delivered by the subscribing thread once `receive(subscription:)` has returned, unless the
+/// subscriber cancelled inside it (``endHandOver()``).
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<
   Downstream.Input, Downstream.Failure
@@ -43,6 +45,9 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
   @exclusivity(unchecked) @usableFromInline var owner: AnyObject?
   /// The subscriber, until the conduit ends (a ``Slot``, not an `Optional`: see there).
   @usableFromInline let downstream: Slot<Downstream>
+  /// The completion sent while the subscriber was handed its subscription, until the handover
+  /// ends.
+  @exclusivity(unchecked) @usableFromInline var heldCompletion: Subscribers.Completion<Failure>?
 
   @inlinable init(core: SubjectCore<Output, Failure>, owner: AnyObject, downstream: Downstream) {
     self.core = core
@@ -86,12 +91,32 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
 
   @inlinable override func finish(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard machine.finish() == .end else { return lock.unlock() }
+    switch machine.finish() {
+    case .end:
+      let (downstream, owner, core) = take()
+      lock.unlock()
+      withExtendedLifetime((owner, core)) {
+        delivery.withLock { downstream?.receive(completion: completion) }
+      }
+    case .hold:
+      heldCompletion = completion
+      lock.unlock()
+    case .none:
+      lock.unlock()
+    }
+  }
+
+  /// The subscriber's `receive(subscription:)` has returned (called by the subscribing thread,
+  /// which still holds `delivery`): a completion held meanwhile is delivered now, unless the
+  /// subscriber cancelled inside it, which dropped it.
+  @inlinable func endHandOver() {
+    lock.lock()
+    guard machine.endHandOver() == .end, let completion = heldCompletion.take() else {
+      return lock.unlock()
+    }
     let (downstream, owner, core) = take()
     lock.unlock()
-    withExtendedLifetime((owner, core)) {
-      delivery.withLock { downstream?.receive(completion: completion) }
-    }
+    withExtendedLifetime((owner, core)) { downstream?.receive(completion: completion) }
   }
 
   /// Adds to the demand; a current-value subject delivers its value on the first request.
@@ -121,9 +146,10 @@ Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDispla
     lock.lock()
     guard machine.cancel() == .end else { return lock.unlock() }
     let (downstream, owner, core) = take()
+    let dropped = heldCompletion.take()
     lock.unlock()
     core?.remove(self)
-    withExtendedLifetime((downstream, owner)) {}
+    withExtendedLifetime((downstream, owner, dropped)) {}
   }
 
   @usableFromInline var description: String { name }

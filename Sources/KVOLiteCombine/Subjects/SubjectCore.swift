@@ -32,9 +32,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   ///
   /// The subscriber has its subscription before anything else reaches it: this thread holds
   /// the conduit's delivery lock from before the conduit is listed until the subscriber's
-  /// `receive(subscription:)` has returned, so a value or the completion sent meanwhile on
-  /// another thread waits for it (Combine's contract: the subscription comes first; the
-  /// completion could come first when the conduit was listed before the handover).
+  /// `receive(subscription:)` has returned, so a value sent meanwhile on another thread waits
+  /// for it (Combine's contract: the subscription comes first; the completion could come first
+  /// when the conduit was listed before the handover). A completion sent meanwhile is held,
+  /// and this thread delivers it once the handover ends — unless the subscriber cancelled
+  /// inside `receive(subscription:)`: then it receives nothing more (KVOLite's rule; Combine
+  /// leaves it unspecified).
   @inlinable func subscribe<S: Subscriber>(_ subscriber: S, owner: AnyObject)
   where S.Input == Output, S.Failure == Failure {
     let conduit = SubjectConduit(core: self, owner: owner, downstream: subscriber)
@@ -45,6 +48,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       switch action {
       case .handOver:
         subscriber.receive(subscription: conduit)
+        conduit.endHandOver()
       case .completeAtOnce(let completion):
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: completion)

@@ -3,7 +3,7 @@ enum StressScenarios {
   static var all: [StressScenario] {
     ValueScenarios.all + ObservationScenarios.all + ChainScenarios.all + ToManyScenarios.all
       + SubjectScenarios.all + SubjectHandoverScenarios.all + SubjectScaleScenarios.all
-      + OperatorScenarios.all
+      + OperatorScenarios.all + SchedulerOrderScenarios.all
       + SequencingScenarios.all + BindingScenarios.all
       + BindingRoundScenarios.all + BindingCancelScenarios.all + BindingActorScenarios.all
       + BindingReleaseScenarios.all

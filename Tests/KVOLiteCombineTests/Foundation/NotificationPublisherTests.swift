@@ -64,7 +64,9 @@ struct NotificationPublisherTests {
     #expect(received.count == 0)
   }
 
-  @Test("publishers are equal when center, name and object are the same")
+  @Test(
+    "publishers are equal when center, name and object are the same (the object by identity, as Apple's)"
+  )
   func equality() {
     let center = NotificationCenter()
     let object = NSObject()
@@ -75,5 +77,12 @@ struct NotificationPublisherTests {
     #expect(center.publisher(for: Self.name) != NotificationCenter().publisher(for: Self.name))
     #expect(center.publisher(for: Self.name) != center.publisher(for: Self.name, object: object))
     #expect(center.publisher(for: Self.name) != center.publisher(for: .init("other")))
+    // Equal objects that are two instances make two publishers (Apple's compares with ===).
+    let first = NSMutableString(string: "object")
+    let second = NSMutableString(string: "object")
+    #expect(first.isEqual(second))
+    #expect(
+      center.publisher(for: Self.name, object: first)
+        != center.publisher(for: Self.name, object: second))
   }
 }

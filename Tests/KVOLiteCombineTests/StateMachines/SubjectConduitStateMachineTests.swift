@@ -3,9 +3,9 @@ import Testing
 
 @testable import KVOLiteCombine
 
-/// A subject's conduit's state machine, without threads: each state (live with and without
-/// demand, with and without the current value; ended) under each event, the next state and
-/// the action.
+/// A subject's conduit's state machine, without threads: each state (handing over, with and
+/// without a completion held; live with and without demand, with and without the current
+/// value; ended) under each event, the next state and the action.
 @Suite("State machines: subject conduit")
 struct SubjectConduitStateMachineTests {
   typealias Machine = SubjectConduitStateMachine
@@ -22,9 +22,16 @@ struct SubjectConduitStateMachineTests {
     return machine
   }
 
-  @Test("a new conduit is live, without demand or the current value")
+  static func handingOver(_ demand: Subscribers.Demand, held: Bool = false) -> Machine {
+    var machine = Machine()
+    machine.state = .handingOver(demand: demand, hasCurrentValue: false, completionHeld: held)
+    return machine
+  }
+
+  @Test("a new conduit is handing over, without demand or the current value")
   func initial() {
-    #expect(Machine().state == .live(demand: .none, hasCurrentValue: false))
+    #expect(
+      Machine().state == .handingOver(demand: .none, hasCurrentValue: false, completionHeld: false))
   }
 
   @Test(
@@ -102,5 +109,68 @@ struct SubjectConduitStateMachineTests {
       #expect(cancelled.cancel() == .none && cancelled.finish() == .none)
       #expect(cancelled.demand == demand)
     }
+  }
+
+  @Test(
+    "handing over: offers, requests and the current value as live (the subscriber's own thread); the end of the handover makes it live"
+  )
+  func handingOver() {
+    var machine = Self.handingOver(.none)
+    #expect(machine.request(.max(2), hasValue: true) == .offerCurrentValue)
+    #expect(machine.takeCurrentValue() == .deliver)
+    #expect(machine.offer(ignoringDemand: false) == .deliver)
+    #expect(machine.offer(ignoringDemand: false) == .none)
+    machine.delivered(answering: .max(1))
+    #expect(
+      machine.state == .handingOver(demand: .max(1), hasCurrentValue: false, completionHeld: false))
+    #expect(machine.endHandOver() == .none)
+    #expect(machine.state == .live(demand: .max(1), hasCurrentValue: false))
+    #expect(
+      machine.endHandOver() == .none
+        && machine.state == .live(demand: .max(1), hasCurrentValue: false))
+  }
+
+  @Test(
+    "a completion while handing over is held; the end of the handover delivers it and ends"
+  )
+  func heldCompletion() {
+    var machine = Self.handingOver(.max(3))
+    #expect(machine.finish() == .hold)
+    #expect(
+      machine.state == .handingOver(demand: .max(3), hasCurrentValue: false, completionHeld: true))
+    #expect(machine.finish() == .none)
+    #expect(machine.offer(ignoringDemand: false) == .none)
+    #expect(machine.offer(ignoringDemand: true) == .none)
+    #expect(machine.request(.max(1), hasValue: true) == .none)
+    #expect(machine.takeCurrentValue() == .none)
+    machine.delivered(answering: .max(1))
+    #expect(
+      machine.state == .handingOver(demand: .max(4), hasCurrentValue: false, completionHeld: true))
+    #expect(machine.endHandOver() == .end)
+    #expect(machine.state == .ended(demand: .max(4)))
+    #expect(machine.endHandOver() == .none && machine.cancel() == .none)
+  }
+
+  @Test(
+    "a cancel while handing over ends the conduit, dropping a completion held: the end of the handover then delivers nothing"
+  )
+  func cancelWhileHandingOver() {
+    for held in [false, true] {
+      var machine = Self.handingOver(.max(1), held: held)
+      #expect(machine.cancel() == .end)
+      #expect(machine.state == .ended(demand: .max(1)))
+      #expect(machine.finish() == .none)
+      #expect(machine.endHandOver() == .none)
+      #expect(machine.offer(ignoringDemand: true) == .none)
+    }
+  }
+
+  @Test("live and ended: the end of the handover changes nothing")
+  func endHandOverOutsideTheHandover() {
+    var live = Self.live(.max(2), hasCurrentValue: true)
+    #expect(
+      live.endHandOver() == .none && live.state == .live(demand: .max(2), hasCurrentValue: true))
+    var ended = Self.ended
+    #expect(ended.endHandOver() == .none && ended.state == .ended(demand: .max(3)))
   }
 }

@@ -4,10 +4,11 @@ import Testing
 @testable import KVOLiteCombine
 
 /// Every interleaving of a subscriber subscribing (asking for values from inside
-/// `receive(subscription:)`, then cancelling), a sender and a completer, over the subjects'
-/// machines (``SubjectStateMachine``, ``SubjectConduitStateMachine``) driven as ``SubjectCore``
-/// and ``SubjectConduit`` drive them: each transition under its lock is one step, each
-/// delivery another, and a conduit's delivery lock is simulated.
+/// `receive(subscription:)`, then cancelling — or cancelling inside it), a sender and a
+/// completer, over the subjects' machines (``SubjectStateMachine``,
+/// ``SubjectConduitStateMachine``) driven as ``SubjectCore`` and ``SubjectConduit`` drive them:
+/// each transition under its lock is one step, each delivery another, and a conduit's delivery
+/// lock is simulated.
 @Suite("State machines: subject, every interleaving")
 struct SubjectInterleavingTests {
   /// A conduit as the explorer drives it: its machine, its delivery lock and its subscriber.
@@ -16,6 +17,18 @@ struct SubjectInterleavingTests {
     var machine = SubjectConduitStateMachine()
     let delivery = SimulatedLock()
     let record = ContractRecord()
+    /// What the subscriber had received when its `receive(subscription:)`, inside which it
+    /// cancelled, returned (`nil`: it did not cancel there, or has not returned yet).
+    var eventsWhenHandedOver: [String]?
+
+    /// A subscriber that cancelled inside `receive(subscription:)` received something after.
+    var violation: String? {
+      if let before = eventsWhenHandedOver, record.events != before {
+        return "\(record.events.dropFirst(before.count).first!) after a cancel inside "
+          + "receive(subscription:): \(record.events)"
+      }
+      return record.violation
+    }
   }
 
   /// The subject: its machine (behind its lock, which no step holds across steps).
@@ -26,24 +39,31 @@ struct SubjectInterleavingTests {
   }
 
   /// How the subscriber attaches: as ``SubjectCore/subscribe(_:owner:)`` does now, holding
-  /// the conduit's delivery lock over the handover, or as it did before (issue 39's first
-  /// find: the conduit listed, then handed over without it).
-  enum Handover { case underDeliveryLock, listedFirst }
+  /// the conduit's delivery lock over the handover and a completion sent meanwhile until it
+  /// ends; as it did before (issue 50's find: the conduit live at once, so a completion sent
+  /// during the handover is delivered after it, even to a subscriber that cancelled inside
+  /// it); or as it did before that (issue 39's first find: the conduit listed, then handed
+  /// over without the delivery lock).
+  enum Handover { case holdingCompletion, underDeliveryLock, listedFirst }
 
   /// A subscriber that attaches, asks for `asking` from inside `receive(subscription:)`
-  /// (`nil`: unlimited; `0`: nothing), then cancels.
+  /// (`nil`: unlimited; `0`: nothing), then cancels — inside `receive(subscription:)`, if
+  /// `cancelsInside`.
   static func subscriber(
-    _ world: World, kind: SubjectKind, asking: Int?, handover: Handover
+    _ world: World, kind: SubjectKind, asking: Int?, handover: Handover,
+    cancelsInside: Bool = false
   ) -> ScriptedCaller {
     let me = ScriptedCaller("subscribe")
     let conduit = Conduit()
     world.conduits.append(conduit)
-    let locked = handover == .underDeliveryLock
+    let locked = handover != .listedFirst
     if locked { me.then { conduit.delivery.take(me.name) } }
     me.then {
       if case .completeAtOnce = world.machine.subscribe(conduit) {
         conduit.record.subscription()
         conduit.record.completion()
+      } else if handover != .holdingCompletion {
+        _ = conduit.machine.endHandOver()  // live at once, as it was
       }
     }
     me.then {
@@ -65,13 +85,28 @@ struct SubjectInterleavingTests {
       case .none: break
       }
     }
-    if locked { me.then { conduit.delivery.release(me.name) } }
-    me.then {
-      if conduit.machine.cancel() == .end {
-        me.thenNext([.init(canRun: { true }, run: { world.machine.remove(conduit) })])
+    func cancel() {
+      me.then {
+        if conduit.machine.cancel() == .end {
+          me.thenNext([.init(canRun: { true }, run: { world.machine.remove(conduit) })])
+        }
+      }
+      me.then { conduit.record.cancelReturned() }
+    }
+    if cancelsInside {
+      cancel()
+      me.then { conduit.eventsWhenHandedOver = conduit.record.events }
+    }
+    if handover == .holdingCompletion {
+      me.then {
+        // The handover ends (under the delivery lock): a completion held is delivered now.
+        guard conduit.machine.endHandOver() == .end else { return }
+        conduit.record.decided("completion")
+        me.thenNext([.init(canRun: { true }) { conduit.record.completion() }])
       }
     }
-    me.then { conduit.record.cancelReturned() }
+    if locked { me.then { conduit.delivery.release(me.name) } }
+    if !cancelsInside { cancel() }
     return me
   }
 
@@ -109,6 +144,7 @@ struct SubjectInterleavingTests {
       me.thenNext(
         targets.compactMap { $0 as? Conduit }.map { conduit in
           .init(canRun: { true }) {
+            // `.hold`: the subscribing thread delivers it when the handover ends.
             guard conduit.machine.finish() == .end else { return }
             conduit.record.decided("completion")
             me.thenNext([
@@ -124,22 +160,24 @@ struct SubjectInterleavingTests {
     return me
   }
 
-  static func explore(kind: SubjectKind, asking: Int?, handover: Handover)
-    -> InterleavingExplorer.Report
-  {
+  static func explore(
+    kind: SubjectKind, asking: Int?, handover: Handover, cancelsInside: Bool = false
+  ) -> InterleavingExplorer.Report {
     InterleavingExplorer.explore(
       setUp: {
         let world = World(kind: kind)
         return (
           world,
           [
-            subscriber(world, kind: kind, asking: asking, handover: handover).caller,
+            subscriber(
+              world, kind: kind, asking: asking, handover: handover, cancelsInside: cancelsInside
+            ).caller,
             sender(world, kind: kind, value: 1).caller,
             completer(world).caller,
           ]
         )
       },
-      invariant: { world in world.conduits.lazy.compactMap(\.record.violation).first })
+      invariant: { world in world.conduits.lazy.compactMap(\.violation).first })
   }
 
   @Test(
@@ -149,7 +187,7 @@ struct SubjectInterleavingTests {
       (.currentValue, nil), (.ignoresDemand, 0),
     ])
   func everyInterleaving(_ kind: SubjectKind, _ asking: Int?) {
-    let report = Self.explore(kind: kind, asking: asking, handover: .underDeliveryLock)
+    let report = Self.explore(kind: kind, asking: asking, handover: .holdingCompletion)
     #expect(report.failure == nil, "\(report)")
     #expect(!report.truncated && report.interleavings > 100)
   }
@@ -165,5 +203,30 @@ struct SubjectInterleavingTests {
     let value = Self.explore(kind: .ignoresDemand, asking: 0, handover: .listedFirst)
     #expect(
       value.failure?.message.hasPrefix("value(1) before the subscription") == true, "\(value)")
+  }
+
+  @Test(
+    "a subscriber that cancels inside receive(subscription:) receives nothing after it, a completion sent meanwhile included, in every interleaving",
+    arguments: [
+      (SubjectKind.passthrough, Int?.none, 513), (.passthrough, 1, 513), (.currentValue, 1, 356),
+      (.currentValue, nil, 356), (.ignoresDemand, 0, 356),
+    ])
+  func cancelInsideTheHandover(_ kind: SubjectKind, _ asking: Int?, _ interleavings: Int) {
+    let report = Self.explore(
+      kind: kind, asking: asking, handover: .holdingCompletion, cancelsInside: true)
+    #expect(report.failure == nil, "\(report)")
+    #expect(report.interleavings == interleavings && !report.truncated, "\(report)")
+  }
+
+  @Test(
+    "the handover as it was (the completion not held) delivers a completion sent during it after a cancel inside receive(subscription:)"
+  )
+  func theCompletionAfterACancelInside() {
+    let report = Self.explore(
+      kind: .passthrough, asking: nil, handover: .underDeliveryLock, cancelsInside: true)
+    #expect(
+      report.failure?.message.hasPrefix(
+        "completion(finished) after a cancel inside receive(subscription:)") == true,
+      "\(report)")
   }
 }

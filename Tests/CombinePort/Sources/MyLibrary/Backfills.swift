@@ -4,8 +4,8 @@ import Combine
 // written for that release declare them (CombineExt's `Optional.publisher`, with its
 // availability; the others with Apple's signatures): on Apple's platforms Apple's own member
 // takes over where the backfill is obsoleted. Where KVOLite provides Combine, no such version
-// applies, and both are visible: the code must still compile and call one of the two (they do
-// the same). Each backfill counts its calls, so that the port can say which one ran.
+// applies, and both are visible: the code must still compile and call the library's (KVOLite's
+// are disfavored overloads). Each backfill counts its calls, so that the port checks which ran.
 
 /// How many times each backfill below was called.
 public enum BackfillCalls {
@@ -105,6 +105,19 @@ private struct UnsafeTransfer<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
 }
+
+#if os(Linux)
+  import Dispatch
+
+  extension DispatchTime {
+    /// The interval to `other` (a backfill, as libraries ported to Linux declare it: Apple's
+    /// Dispatch has it where Combine is, Linux's does not).
+    public func distance(to other: DispatchTime) -> DispatchTimeInterval {
+      BackfillCalls.record("DispatchTime.distance(to:)")
+      return .nanoseconds(Int(other.uptimeNanoseconds) - Int(uptimeNanoseconds))
+    }
+  }
+#endif
 
 /// The backfills used inside the library that declares them: what each gave.
 public func usesOfBackfills() async -> [String] {
