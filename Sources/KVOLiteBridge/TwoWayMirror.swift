@@ -1,6 +1,6 @@
 import KVOLiteLocking
 
-/// The storage of a ``TwoWayBinding``: its state machine (``TwoWayMirrorState``) behind one
+/// The storage of a ``TwoWayBinding``: its state machine (``TwoWayMirrorStateMachine``) behind one
 /// lock, the gate of its crossings, and the two directions' crossings, which perform what the
 /// machine's transitions return.
 ///
@@ -48,7 +48,7 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
   // crossing: the D2 benchmark row), and their accesses are not checked for exclusivity at run
   // time (`state` is only touched with `lock` held, `writing` by one thread).
   @usableFromInline let lock = Lock()
-  @exclusivity(unchecked) @usableFromInline var state: TwoWayMirrorState<Model, Value>
+  @exclusivity(unchecked) @usableFromInline var state: TwoWayMirrorStateMachine<Model, Value>
   /// The crossings in progress, which `cancel()` waits for.
   @usableFromInline let crossings = InFlightGate()
   /// The value the crossing thread is writing to the view model; only that thread touches it.
@@ -67,7 +67,7 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     model: Model, read: @escaping (Model) -> Value, write: @escaping (Model, Value) -> Void,
     viewModel: ViewModel, show: @escaping (ViewModel, Value) -> Void, actor: (any Actor)?
   ) {
-    state = TwoWayMirrorState(model: model, crossesOnActor: actor != nil)
+    state = TwoWayMirrorStateMachine(model: model, crossesOnActor: actor != nil)
     self.read = read
     self.write = write
     self.viewModel = viewModel
@@ -85,14 +85,18 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     crossings.leave()
   }
 
-  /// Performs `crossing`, on the calling thread (which the transition made the crossing
-  /// thread, if it crosses).
+  /// Performs `action`, on the calling thread (which the transition made the crossing thread,
+  /// if it crosses), after unlocking.
   @inlinable
-  func perform(_ crossing: TwoWayMirrorState<Model, Value>.Crossing) {
-    switch crossing {
-    case .none: return
+  func perform(_ action: TwoWayMirrorStateMachine<Model, Value>.Action) {
+    switch action {
     case .cross(let model, let shown): crossPending(model, shown)
     case .schedule: schedule()
+    case .end(let observation, let subscription, _):
+      observation?.invalidate()
+      subscription?.cancel()
+    // The rest is released when the action is.
+    case .none, .checkEcho, .write, .crossAfterStore, .release: return
     }
   }
 
@@ -103,14 +107,10 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     let subscription = subscribe(self)
     let thread = ThreadIdentity.current
     crossing {
-      let (next, ended) = lock.withLock {
-        state.start(observation: observation, subscription: subscription, thread: thread)
-      }
-      if let (observation, subscription) = ended {
-        observation.invalidate()
-        subscription.cancel()
-      }
-      perform(next)
+      perform(
+        lock.withLock {
+          state.start(observation: observation, subscription: subscription, thread: thread)
+        })
     }
   }
 
@@ -156,7 +156,9 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     repeat {
       // The taken model is released when `cross` returns, before the next turn.
       cross(next.take()!)
-      next = lock.withLock { state.crossed() }
+      if case .cross(let model, let shown) = lock.withLock({ state.crossed() }) {
+        next = (model, shown)
+      }
     } while next != nil
   }
 
@@ -183,8 +185,6 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
     crossing {
       lock.lock()
       switch state.viewModelPublished(value, thread) {
-      case .ignore:
-        lock.unlock()
       case .checkEcho:
         lock.unlock()
         // Published while this thread crosses: the value it writes (the echo), which the view
@@ -198,10 +198,12 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
         // Unchanged, it does not cross (a change of the model not shown yet is being crossed).
         if replaced != value { write(model, value) }
         switch lock.withLock({ state.wrote(thread) }) {
-        case .none: break
         case .crossAfterStore: adjusted = true
         case .schedule: schedule()
+        default: break
         }
+      default:
+        lock.unlock()
       }
     }
     return adjusted
@@ -213,9 +215,7 @@ final class TwoWayMirror<Model: KeyValueObservable, ViewModel: AnyObject, Value:
   /// when it waits).
   @usableFromInline
   func cancel() {
-    let bound = lock.withLock { state.cancel() }
-    bound?.observation?.invalidate()
-    bound?.subscription?.cancel()
+    perform(lock.withLock { state.cancel() })
     crossings.closeAndWait()
     // The model, the token, the subscription and the shown value are released here.
   }

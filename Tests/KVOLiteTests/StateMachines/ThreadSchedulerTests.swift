@@ -2,6 +2,7 @@
   import KVOLite
   import KVOLiteLocking
   import KVOLiteTestSupport
+  import Synchronization
   import Testing
 
   /// The scheduler that runs shipped code on real threads, one at a time: it visits every
@@ -66,9 +67,39 @@
           _ = world.gate.enter()
           return (world, [.init("waiter") { world.gate.closeAndWait() }])
         })
-      #expect(report.failure?.message == "deadlock: waiter")
+      #expect(report.failure?.message == "deadlock: waiter (InFlightGate.closeAndWait)")
       // The waiter waits for real once the search failed: let it go.
       for world in worlds { world.gate.leave() }
+    }
+
+    @Test("a gate's wait goes on once the caller inside leaves")
+    func gateWait() {
+      final class World: @unchecked Sendable {
+        let gate = InFlightGate()
+        let left = Atomic<Bool>(false)
+        var waitedForLeave = true
+      }
+      let report = ThreadScheduler.explore(
+        setUp: { () -> (World, [ThreadScheduler.Caller]) in
+          let world = World()
+          return (
+            world,
+            [
+              .init("inside") {
+                guard world.gate.enter() else { return }
+                world.left.store(true, ordering: .relaxed)
+                world.gate.leave()
+              },
+              .init("closer") {
+                world.gate.closeAndWait()
+                if world.gate.isClosed, !world.gate.isIdle { world.waitedForLeave = false }
+              },
+            ]
+          )
+        },
+        atEnd: { $0.waitedForLeave ? nil : "closeAndWait returned with a caller inside" })
+      #expect(report.failure == nil, "\(report)")
+      #expect(report.interleavings == 3)
     }
   }
 #endif

@@ -60,6 +60,9 @@
       atEnd: (World) -> String? = { _ in nil }
     ) -> InterleavingExplorer.Report {
       var prefix: [Int] = []
+      // The ready callers at each step of the schedule the prefix replays, as first met: a
+      // replay that meets others is a scenario that is not deterministic.
+      var met: [[Int]] = []
       var report = InterleavingExplorer.Report(interleavings: 0, truncated: false, failure: nil)
       // A first run, unscheduled, fills what the process fills once (a property's accessors
       // handed over, a key path learned), so that every interleaving explored meets the same.
@@ -69,7 +72,17 @@
         let run = Run(callers.map(\.name), timeout: timeout, stepsArePoints: stepsArePoints)
         var choices: [(chosen: Int, options: Int)] = []
         var preempted = 0
+        var diverged: String?
         let failure = run.drive(callers.map(\.body)) { ready, last in
+          if choices.count < prefix.count, choices.count < met.count, met[choices.count] != ready,
+            diverged == nil
+          {
+            diverged =
+              "not deterministic: at step \(choices.count + 1) the callers that can go on are "
+              + "\(ready.map { callers[$0].name }), where a replay met "
+              + "\(met[choices.count].map { callers[$0].name })"
+          }
+          if choices.count >= met.count { met.append(ready) } else { met[choices.count] = ready }
           // Within the bound, any ready caller; at it, the one that ran last if it can go on
           // (switching away from it is a preemption).
           let options =
@@ -84,7 +97,7 @@
         } check: {
           invariant(world)
         }
-        if let failure = failure ?? atEnd(world) {
+        if let failure = diverged ?? failure ?? atEnd(world) {
           report.failure = (failure, run.schedule)
           return report
         }
@@ -198,7 +211,16 @@
             return canProceed(point, $0)
           }
           guard !ready.isEmpty else {
-            return release("deadlock: " + parked.map { names[$0] }.joined(separator: ", "))
+            return release(
+              "deadlock: "
+                + parked.map { index in
+                  guard case .parked(let point) = states[index] else { return names[index] }
+                  switch point {
+                  case .acquire: return "\(names[index]) (a lock another caller holds)"
+                  case .wait(let name, _): return "\(names[index]) (\(name))"
+                  case .step(let name): return "\(names[index]) (\(name))"
+                  }
+                }.joined(separator: ", "))
           }
           let chosen = choose(ready, lastChosen)
           lastChosen = chosen
@@ -265,6 +287,8 @@
       fileprivate func finish(_ index: Int) {
         pthread_mutex_lock(&mutex)
         states[index] = .done
+        // Its thread ends: its record is another thread's next (what it holds, it released).
+        records[index] = nil
         pthread_cond_signal(&changed)
         pthread_mutex_unlock(&mutex)
       }

@@ -11,7 +11,7 @@ import Foundation
 /// of them is one notification; a relationship is read again after each. An operator over a
 /// chain of stored keys (`items.@sum.weight`, not `@count`) follows its relationship instead,
 /// as an ``ElementObservation`` does: an insertion, removal or replacement of elements is taken
-/// as it was made (see ``ChangeWindows``), and the value computed once per change. Whatever
+/// as it was made (see ``SerialObservationStateMachine/Windows``), and the value computed once per change. Whatever
 /// changes, it delivers a ``KeyValueChangeKind/setting`` of whole values: `new`
 /// computed when the change is taken, `old` the value delivered last (the value when the
 /// observation began, at first), so each old value is the previous new one. Once the threads
@@ -99,7 +99,7 @@ final class AggregateObservation<Root: KeyValueObservable, Value>: SerialObserva
       {
         // An operator over the elements of a chain of stored keys (`items.@sum.weight`): the
         // relationship is followed as an element observation follows it, so that an insertion
-        // or a removal is taken as it was made (see ``ChangeWindows``), in O(changed
+        // or a removal is taken as it was made (see ``SerialObservationStateMachine/Windows``), in O(changed
         // elements), and the value is computed once per change.
         observation.followsRelationship = true
         try observation.follow(0, of: root, options: options.intersection(.prior).union(.new))

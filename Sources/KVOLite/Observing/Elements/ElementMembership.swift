@@ -134,8 +134,12 @@ struct ElementMembership {
       element.places += 1
       elements.append(element)
     }
+    let previous = placed
     placed = BlockList(elements)
-    for element in watched.values where element.mark != reading {
+    // The elements that left, in the order they had (not the dictionary's: the order tokens
+    // end in is the same every time the same changes are made).
+    for element in previous where element.mark != reading {
+      guard watched[element.id] === element else { continue }
       watched.removeValue(forKey: element.id)
       if let token = element.token { ended.append(token) }
     }
@@ -249,13 +253,16 @@ struct ElementMembership {
     return (places, Array(repeating: before, count: places.count))
   }
 
-  /// Forgets every element; returns their observations, to end after unlocking.
+  /// Forgets every element; returns their observations, to end after unlocking, in the order
+  /// of their places.
   mutating func endAll() -> [ObservationToken] {
-    defer {
-      watched = [:]
-      placed = BlockList()
+    var tokens: [ObservationToken] = []
+    for element in placed where watched.removeValue(forKey: element.id) != nil {
+      if let token = element.token { tokens.append(token) }
     }
-    return watched.values.compactMap(\.token)
+    watched = [:]
+    placed = BlockList()
+    return tokens
   }
 }
 
@@ -272,7 +279,7 @@ enum FollowedChange {
   /// A change of followed relationship `membership`: its kind, indexes, and the identities of
   /// the elements it inserted or put in place; after the change, the relationship as the
   /// changing thread read it (`nil` in a prior notification, and for a change taken as it was
-  /// made, see ``ChangeWindows``: then `objects` holds the elements it inserted or put in
+  /// made, see ``SerialObservationStateMachine/Windows``: then `objects` holds the elements it inserted or put in
   /// place).
   case relationship(
     membership: Int, kind: KeyValueChangeKind, indexes: IndexSet?, inserted: [ObjectIdentifier],

@@ -130,7 +130,7 @@ final class ElementObservation: SerialObservation, @unchecked Sendable {
     call { handler(KeyValueChange(kind: kind, oldValue: old, indexes: indexes, isPrior: true)) }
   }
 
-  /// Delivers a change of the relationship taken as it was made (see ``ChangeWindows``), in
+  /// Delivers a change of the relationship taken as it was made (see ``SerialObservationStateMachine/Windows``), in
   /// O(changed elements); nothing if it does not fit the members (the windows then read the
   /// next change again).
   private func relationshipDidChange(

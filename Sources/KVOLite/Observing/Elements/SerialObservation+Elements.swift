@@ -6,7 +6,7 @@ import KVOLiteLocking
 extension SerialObservation {
   /// Observes followed relationship `membership` of `root`: each change is reserved, then the
   /// relationship is read on the changing thread (see ``SerialObservation``), unless the change
-  /// can be taken as it was made (see ``ChangeWindows``: the prior notifications are asked for
+  /// can be taken as it was made (see ``SerialObservationStateMachine/Windows``: the prior notifications are asked for
   /// that, and handed on only if `options` asks them).
   func follow<Root: KeyValueObservable>(
     _ membership: Int, of root: Root, options: ObservingOptions
@@ -28,11 +28,8 @@ extension SerialObservation {
     let objects = inserted.compactMap { $0 as? any KeyValueObservable }
     let ids = inserted.map { ObjectIdentifier($0 as AnyObject) }
     if change.isPrior {
-      let place = reserve { windows in
-        windows.willChange(on: thread)
-        return handsOnPrior
-      }
-      guard let place else { return }
+      guard case .fill(let place) = run({ $0.priorNotification(on: thread, handsOn: handsOnPrior) })
+      else { return }
       return fill(
         place,
         with: .relationship(
@@ -42,29 +39,26 @@ extension SerialObservation {
     // A change that can be taken as it was made carries its elements, all observable.
     let takenAsMade =
       change.kind != .setting && change.indexes != nil && objects.count == inserted.count
-    var reads = false
-    let place = reserve { windows in
-      reads = !windows.didChange(on: thread, canTakeAsMade: takenAsMade)
-      return true
-    }
-    guard reads else {
-      guard let place else { return }
-      return fill(
+    switch run({ $0.notification(on: thread, canTakeAsMade: takenAsMade) }) {
+    case .takeAsMade(let place):
+      fill(
         place,
         with: .relationship(
           membership: membership, kind: change.kind, indexes: change.indexes, inserted: ids,
           isPrior: false, snapshot: nil, objects: objects))
+    case .readAgain(let place):
+      // Read after reserving: a later change reserves later, so it reads later too. The window
+      // closes once read: a change made meanwhile is read again too.
+      let snapshot = read(membership)
+      run { $0.readDone() }
+      fill(
+        place,
+        with: .relationship(
+          membership: membership, kind: change.kind, indexes: change.indexes, inserted: ids,
+          isPrior: false, snapshot: snapshot))
+    default:
+      break
     }
-    // Read after reserving: a later change reserves later, so it reads later too. The window
-    // closes once read: a change made meanwhile is read again too.
-    let snapshot = place == nil ? nil : read(membership)
-    updateWindows { $0.didRead() }
-    guard let place else { return }
-    fill(
-      place,
-      with: .relationship(
-        membership: membership, kind: change.kind, indexes: change.indexes, inserted: ids,
-        isPrior: false, snapshot: snapshot))
   }
 
   /// Relationship `membership` as it is now, read on the calling thread: the one that changed
@@ -137,7 +131,7 @@ extension SerialObservation {
   }
 
   /// Applies a change of relationship `membership` taken as it was made (see
-  /// ``ChangeWindows``), on the thread taking changes: watches the elements it put in place
+  /// ``SerialObservationStateMachine/Windows``), on the thread taking changes: watches the elements it put in place
   /// that are new (then reads their values), and ends the observations of those that left.
   /// Returns the values at `indexes` before and after (see
   /// ``ElementMembership/apply(_:at:inserted:fresh:)``); `nil` if it does not fit the members,
@@ -160,7 +154,7 @@ extension SerialObservation {
     }
     guard let applied else {
       // Not applied: the fresh observations end, and the next change is read again.
-      updateWindows { $0.lostTrack() }
+      run { $0.lostTrack() }
       for element in fresh { element.token?.invalidate() }
       return nil
     }

@@ -19,13 +19,13 @@ import KVOLiteLocking
 ///   finds another one taking changes leaves its change to it and returns. The handler is
 ///   never called on two threads at once. A change made inside the handler is taken at once,
 ///   depth-first, on the same thread (its own reads are done first).
-/// - **Collect, unlock, call.** One lock guards the state (``SerialObservationState``, the
-///   machine: queue, taker, ended); reads, registrations and the handler run without it.
+/// - **Collect, unlock, call.** One lock guards the state (``SerialObservationStateMachine``:
+///   queue, taker, windows, ended); reads, registrations and the handler run without it.
 ///
 /// - **A relationship's change as it was made, when it can be.** A change of a followed
 ///   relationship whose window (prior notification to notification) overlapped no other is
 ///   applied as it was made, in O(changed elements), without reading the relationship; the
-///   others are read again, as above (see ``ChangeWindows``).
+///   others are read again, as above (see ``SerialObservationStateMachine/Windows``).
 ///
 /// Ending (``invalidate()``) empties the queue and ends every observation it holds; a call in
 /// progress on another thread is waited for (its gate, as ``ObservationToken/invalidate()``
@@ -34,32 +34,29 @@ class SerialObservation: Observation, @unchecked Sendable {
   // @unchecked: the mutable state is behind `lock`; `calls` is a gate.
   let lock = Lock()
   /// The machine. Guarded by `lock`.
-  private var state: SerialObservationState<FollowedChange>
+  private var machine: SerialObservationStateMachine<FollowedChange>
   /// Calls of the handler in progress, for ``invalidate()`` to wait for.
   private let calls = InFlightGate()
   /// The observed object, weakly: once it is gone, nothing more is delivered.
   private(set) weak var root: AnyObject?
-  /// Which changes of the followed relationships are taken as they were made. Guarded by
-  /// `lock`.
-  private var windows = ChangeWindows()
   /// What is asked of each element's observation: ``ObservingOptions/prior`` if asked, and
   /// ``ObservingOptions/takesChangesInFlight``, as of every observation this one places.
   let elementOptions: ObservingOptions
 
   init(root: AnyObject, memberships: [ElementMembership], options: ObservingOptions) {
     self.root = root
-    state = SerialObservationState(memberships: memberships)
+    machine = SerialObservationStateMachine(memberships: memberships)
     elementOptions = options.intersection(.prior).union(.takesChangesInFlight)
   }
 
   /// The relationships followed, and what is known of their elements. Guarded by `lock`.
   var memberships: [ElementMembership] {
-    get { state.memberships }
-    _modify { yield &state.memberships }
+    get { machine.memberships }
+    _modify { yield &machine.memberships }
   }
 
   /// Whether the observation ended. Guarded by `lock`.
-  var isEnded: Bool { state.isEnded }
+  var isEnded: Bool { machine.isEnded }
 
   /// Takes one change, on the thread taking changes, with no lock held. Override.
   func process(_ change: FollowedChange) {}
@@ -68,29 +65,34 @@ class SerialObservation: Observation, @unchecked Sendable {
   /// through the relationship only, rather than refused as a key that does not notify.
   var acceptsReadOnlyKeys: Bool { false }
 
+  /// Runs `transition` on the machine with the lock held, and performs what its action lets go
+  /// of after unlocking (ending observations, releasing dropped changes). Returns the action.
+  @discardableResult
+  final func run(
+    _ transition: (inout SerialObservationStateMachine<FollowedChange>) ->
+      SerialObservationStateMachine<
+        FollowedChange
+      >.Action
+  ) -> SerialObservationStateMachine<FollowedChange>.Action {
+    let action = lock.withLock { transition(&machine) }
+    // After unlocking: ending them may wait for their deliveries, and releases may run deinits.
+    if case .end(let tokens, _) = action {
+      for token in tokens { token.invalidate() }
+    }
+    return action
+  }
+
   // MARK: - The queue
 
   /// Takes a place for a change in the queue; `nil` once ended.
   final func reserve() -> Int? {
-    lock.withLock { state.reserve() }
-  }
-
-  /// Runs `body` on the windows (see ``ChangeWindows``) and, if it returns `true`, takes a
-  /// place for a change in the queue, under one hold of the lock: the place is ordered with
-  /// the window. Returns the place (`nil` if none was asked for, or once ended).
-  final func reserve(windows body: (inout ChangeWindows) -> Bool) -> Int? {
-    lock.withLock { body(&windows) ? state.reserve() : nil }
-  }
-
-  /// Runs `body` on the windows, under the lock.
-  final func updateWindows(_ body: (inout ChangeWindows) -> Void) {
-    lock.withLock { body(&windows) }
+    guard case .fill(let place) = run({ $0.reserve() }) else { return nil }
+    return place
   }
 
   /// Puts `change` in its place, then takes the changes that are ready, if no one else does.
   final func fill(_ place: Int, with change: FollowedChange) {
-    let dropped = lock.withLock { state.fill(place, with: change) }
-    withExtendedLifetime(dropped) {}
+    run { $0.fill(place, with: change) }
     take()
   }
 
@@ -104,14 +106,14 @@ class SerialObservation: Observation, @unchecked Sendable {
   /// outside a call of the handler (then it goes on with them when it is done).
   final func take() {
     let thread = ThreadIdentity.current
-    guard case .take(let nested) = lock.withLock({ state.startTaking(thread) }) else { return }
+    guard case .take(let nested) = run({ $0.startTaking(thread) }) else { return }
     takeReady(nested: nested)
   }
 
   /// Takes ready changes in order until none is ready, then lets go (or goes back to the call
   /// it is nested in).
   private func takeReady(nested: Bool) {
-    while let change = lock.withLock({ state.next(nested: nested) }) {
+    while case .process(let change) = run({ $0.next(nested: nested) }) {
       process(change)
     }
   }
@@ -121,9 +123,9 @@ class SerialObservation: Observation, @unchecked Sendable {
   final func call(_ body: () -> Void) {
     guard calls.enter() else { return }
     defer { calls.leave() }
-    guard lock.withLock({ state.beginCall() }) else { return }
+    guard case .call = run({ $0.beginCall() }) else { return }
     DeliveryScope.run(body)
-    lock.withLock { state.endCall() }
+    run { $0.endCall() }
   }
 
   // MARK: - Starting and ending
@@ -132,13 +134,12 @@ class SerialObservation: Observation, @unchecked Sendable {
   /// heard of meanwhile wait for the start to finish. Call ``finishStart()`` after.
   final func beginStart() {
     let thread = ThreadIdentity.current
-    lock.withLock { state.beginStart(thread) }
+    run { $0.beginStart(thread) }
   }
 
   /// Drops the changes heard of so far: the start reads the model after them.
   final func dropPending() {
-    let dropped = lock.withLock { state.dropPending() }
-    withExtendedLifetime(dropped) {}
+    run { $0.dropPending() }
   }
 
   /// Takes the changes heard of during the start, then lets go.
@@ -148,14 +149,11 @@ class SerialObservation: Observation, @unchecked Sendable {
 
   /// Keeps `token` as a part of this observation, ended with it (at once if it has ended).
   final func keep(_ token: ObservationToken) {
-    lock.withLock { state.keep(token) }?.invalidate()
+    run { $0.keep(token) }
   }
 
   override func invalidate() {
-    let ended = lock.withLock { state.end() }
-    // After unlocking: ending them may wait for their deliveries, and releases may run deinits.
-    for token in ended?.tokens ?? [] { token.invalidate() }
-    withExtendedLifetime(ended) {}
+    run { $0.end() }
     // A call in progress on another thread is waited for, unless this thread is delivering
     // (it might be waited for in turn), as for every token.
     calls.closeAndWait()

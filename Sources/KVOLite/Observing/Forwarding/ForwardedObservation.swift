@@ -16,7 +16,7 @@ import KVOLiteLocking
 /// to the new intermediate; one the rest cannot be registered on is left without one (its
 /// changes are not heard) until the prefix changes again.
 ///
-/// Thread safety: the state (``ForwardingState``) is behind a lock that is never held while
+/// Thread safety: the state (``ForwardingStateMachine``) is behind a lock that is never held while
 /// other code runs; one thread at a time moves the registration. ``invalidate()`` ends the
 /// prefix's observation and the registration, and waits for handler calls in progress on
 /// other threads (unless called from inside a delivery), as every token does.
@@ -29,7 +29,7 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
   private let options: ObservingOptions
   private let handler: (KeyValueChange<Any?>) -> Void
   private let lock = Lock()
-  private var state = ForwardingState()
+  private var state = ForwardingStateMachine()
   /// Handler calls in progress, which ``invalidate()`` closes and waits for.
   private let calls = InFlightGate()
   /// The prefix's observation; set once registered.
@@ -101,7 +101,7 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
     if change.isPrior {
       guard options.contains(.old) || options.contains(.prior) else { return }
       let old = read(root)
-      lock.withLock { state.pushOld(old, thread: thread) }
+      lock.withLock { _ = state.pushOld(old, thread: thread) }
       if options.contains(.prior) {
         let kept: Any?? = options.contains(.old) ? .some(old) : nil
         call { handler(KeyValueChange(kind: .setting, oldValue: kept, isPrior: true)) }
@@ -109,7 +109,8 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
       return
     }
     try? move()
-    let old: Any?? = lock.withLock { state.popOld(thread: thread) }
+    var old: Any?? = nil
+    if case .old(let kept) = lock.withLock({ state.popOld(thread: thread) }) { old = .some(kept) }
     let new: Any?? = options.contains(.new) ? .some(read(root)) : nil
     call {
       handler(
@@ -126,12 +127,13 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
   /// - Throws: what the intermediate's `addObserver` throws (its first failure), after the
   ///   move is done.
   private func move() throws(KeyValueError) {
-    guard lock.withLock({ state.beginMove() }) else { return }
+    guard case .move = lock.withLock({ state.beginMove() }) else { return }
     var failure: KeyValueError?
     var again = true
     while again {
       let target = root.flatMap { try? $0.value(forKeyPath: prefix) } as? any KeyValueObservable
-      let (removeFrom, register) = lock.withLock { state.move(to: target) }
+      guard case .step(let removeFrom, let register) = lock.withLock({ state.move(to: target) })
+      else { return }
       if let removeFrom = removeFrom as? any KeyValueObservable {
         removeFrom.removeObserver(relay, forKeyPath: rest)
       }
@@ -145,11 +147,13 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
           failure = failure ?? error
         }
       }
-      let step = lock.withLock { state.finishMove(placed: placed) }
-      if let leftover = step.removeFrom as? any KeyValueObservable {
+      switch lock.withLock({ state.finishMove(placed: placed) }) {
+      case .again: again = true
+      case .remove(let leftover as any KeyValueObservable):
         leftover.removeObserver(relay, forKeyPath: rest)
+        again = false
+      default: again = false
       }
-      again = step.again
     }
     if let failure { throw failure }
   }
@@ -163,13 +167,12 @@ final class ForwardedObservation<Root: KeyValueObservable>: Observation, @unchec
   }
 
   override func invalidate() {
-    let (leftover, token) = lock.withLock { () -> (AnyObject?, ObservationToken?) in
-      let leftover = state.end()
+    let (ended, token) = lock.withLock { () -> (ForwardingStateMachine.Action, ObservationToken?) in
       defer { prefixToken = nil }
-      return (leftover, prefixToken)
+      return (state.end(), prefixToken)
     }
     token?.invalidate()
-    if let leftover = leftover as? any KeyValueObservable {
+    if case .remove(let leftover as any KeyValueObservable) = ended {
       leftover.removeObserver(relay, forKeyPath: rest)
     }
     _ = calls.closeAndWait()

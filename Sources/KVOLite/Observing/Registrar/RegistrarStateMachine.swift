@@ -126,7 +126,7 @@ struct RegistrarStateMachine {
       trigger.end()
       if let old = lists[key], let slot = old.slot(of: trigger) {
         if !old.isInFlight, old.live > 1, !old.needsCompactingAfterRemoval {
-          release.append(old.removeInPlace(at: slot))
+          if let taken = old.removeInPlace(at: slot) { release.append(taken) }
         } else {
           // The last trigger leaves no list (no copy to make of one).
           let remaining = old.live > 1 ? old.copy(removing: trigger) : nil

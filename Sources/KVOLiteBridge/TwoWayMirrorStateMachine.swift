@@ -3,8 +3,9 @@ import KVOLiteLocking
 /// The state machine of a ``TwoWayBinding`` (its storage is `TwoWayMirror`): what it holds, who
 /// crosses the model's changes, who writes the view model's values to the model, and whether it
 /// was cancelled. Plain values; the mirror runs each transition with its lock held and performs
-/// what it returns after unlocking: cross (read the model, write the view model), schedule a
-/// task on the actor, write the model, cross after the view model's store, release.
+/// the ``Action`` it returns after unlocking: cross (read the model, write the view model),
+/// schedule a task on the actor, write the model, cross after the view model's store, release,
+/// end.
 ///
 /// ```
 ///              model changed (not a setter)              crossed, not again
@@ -21,7 +22,7 @@ import KVOLiteLocking
 ///   any --cancel--> cancelled (holds nothing; no transition leaves it)
 /// ```
 @usableFromInline
-struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
+struct TwoWayMirrorStateMachine<Model: AnyObject, Value: Equatable> {
   /// Who crosses the model's changes to the view model.
   @usableFromInline enum ModelSide: Equatable {
     /// Nobody: the view model shows what was crossed last.
@@ -72,13 +73,30 @@ struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
     self.crossesOnActor = crossesOnActor
   }
 
-  /// What to do about the model's value.
-  @usableFromInline enum Crossing {
+  /// What the owner does after a transition.
+  @usableFromInline enum Action {
+    /// Nothing.
     case none
-    /// Cross: write `model`'s value to the view model, unless it is `shown`.
+    /// Cross: write `model`'s value to the view model, unless it is `shown`; then
+    /// ``crossed()``.
     case cross(Model, shown: Value?)
-    /// Have a task on the actor cross.
+    /// Have a task on the actor cross (``scheduledTaskRuns(_:)``).
     case schedule
+    /// The view model published while its thread crosses: the echo if it is the value being
+    /// written (then ``showEcho(_:)``), else a set from inside that write, which the write's
+    /// store overwrites.
+    case checkEcho
+    /// Write the value published to `model`, unless it equals `replaced` (the value shown
+    /// before); then ``wrote(_:)``.
+    case write(Model, replaced: Value?)
+    /// A model observer adjusted the value written: cross it once the view model stored its
+    /// own.
+    case crossAfterStore
+    /// Release `value` (the value shown before) after unlocking.
+    case release(Value?)
+    /// End and release what the binding held: its observation and subscription (what a start
+    /// after the cancel made), or all of it (`cancel`).
+    case end(observation: ObservationToken?, subscription: AnyCancellable?, held: Bound?)
   }
 
   /// The binding is connected (its observation and subscription made) on `thread`: the view
@@ -87,16 +105,18 @@ struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
   @inlinable
   mutating func start(
     observation: ObservationToken, subscription: AnyCancellable, thread: ThreadIdentity
-  ) -> (Crossing, ended: (ObservationToken, AnyCancellable)?) {
-    guard bound != nil else { return (.none, (observation, subscription)) }
+  ) -> Action {
+    guard bound != nil else {
+      return .end(observation: observation, subscription: subscription, held: nil)
+    }
     bound!.observation = observation
     bound!.subscription = subscription
-    return (changed(thread, mayCrossHere: true), nil)
+    return changed(thread, mayCrossHere: true)
   }
 
   /// The model changed (its observation, on `thread`).
   @inlinable
-  mutating func modelChanged(_ thread: ThreadIdentity) -> Crossing {
+  mutating func modelChanged(_ thread: ThreadIdentity) -> Action {
     guard bound != nil else { return .none }
     if bound!.modelSide == .idle, bound!.setter?.thread == thread {
       // Its own write's notification: the echo (one), or an adjustment (more).
@@ -109,7 +129,7 @@ struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
   /// Someone must cross the model's value: `thread` (if it may) unless a crossing is under
   /// way or scheduled (then it reads the model again before it ends).
   @inlinable
-  mutating func changed(_ thread: ThreadIdentity, mayCrossHere: Bool) -> Crossing {
+  mutating func changed(_ thread: ThreadIdentity, mayCrossHere: Bool) -> Action {
     switch bound!.modelSide {
     case .crossing(let crosser, _):
       bound!.modelSide = .crossing(crosser, again: true)
@@ -127,43 +147,31 @@ struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
 
   /// A task on the actor runs, on `thread`: it crosses, if it is still scheduled.
   @inlinable
-  mutating func scheduledTaskRuns(_ thread: ThreadIdentity) -> Crossing {
+  mutating func scheduledTaskRuns(_ thread: ThreadIdentity) -> Action {
     guard bound?.modelSide == .scheduled else { return .none }
     bound!.modelSide = .crossing(thread, again: false)
     return .cross(bound!.model, shown: bound!.shown)
   }
 
-  /// The crossing thread crossed: the model and the value shown, if the model changed since it
-  /// read it (it crosses again); otherwise `nil`, and nobody crosses.
+  /// The crossing thread crossed: `.cross` again if the model changed since it read it;
+  /// otherwise nothing, and nobody crosses.
   @inlinable
-  mutating func crossed() -> (Model, Value?)? {
+  mutating func crossed() -> Action {
     guard let side = bound?.modelSide, case .crossing(let thread, let again) = side else {
-      return nil
+      return .none
     }
     guard again else {
       bound!.modelSide = .idle
-      return nil
+      return .none
     }
     bound!.modelSide = .crossing(thread, again: false)
-    return (bound!.model, bound!.shown)
-  }
-
-  /// What to do about a value the view model published.
-  @usableFromInline enum Publication {
-    /// Nothing: cancelled.
-    case ignore
-    /// Published while its thread crosses: the echo if it is the value being written (then
-    /// ``showEcho(_:)``), else a set from inside that write, which the write's store overwrites.
-    case checkEcho
-    /// Write it to `model`, unless it equals `replaced` (the value shown before); then
-    /// ``wrote(_:)``.
-    case write(Model, replaced: Value?)
+    return .cross(bound!.model, shown: bound!.shown)
   }
 
   /// The view model published `value`, in its willSet, on `thread`.
   @inlinable
-  mutating func viewModelPublished(_ value: Value, _ thread: ThreadIdentity) -> Publication {
-    guard bound != nil else { return .ignore }
+  mutating func viewModelPublished(_ value: Value, _ thread: ThreadIdentity) -> Action {
+    guard bound != nil else { return .none }
     if case .crossing(thread, _) = bound!.modelSide { return .checkEcho }
     let replaced = bound!.shown.take()
     bound!.shown = value
@@ -172,27 +180,18 @@ struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
     return .write(bound!.model, replaced: replaced)
   }
 
-  /// The crossing thread's write was published back: the view model shows `value`. Returns the
-  /// value shown before, to release after unlocking.
+  /// The crossing thread's write was published back: the view model shows `value`; `.release`
+  /// the value shown before.
   @inlinable
-  mutating func showEcho(_ value: Value) -> Value? {
-    guard bound != nil else { return nil }
+  mutating func showEcho(_ value: Value) -> Action {
+    guard bound != nil else { return .none }
     defer { bound!.shown = value }
-    return bound!.shown.take()
-  }
-
-  /// What to do once a setter wrote the model.
-  @usableFromInline enum Written: Equatable {
-    case none
-    /// A model observer adjusted the value: cross it once the view model stored its own.
-    case crossAfterStore
-    /// The same, on the actor: have a task cross it (it runs after the set).
-    case schedule
+    return .release(bound!.shown.take())
   }
 
   /// The setter on `thread` wrote (or skipped) its value.
   @inlinable
-  mutating func wrote(_ thread: ThreadIdentity) -> Written {
+  mutating func wrote(_ thread: ThreadIdentity) -> Action {
     guard bound != nil, var setter = bound!.setter, setter.thread == thread else { return .none }
     setter.depth -= 1
     guard setter.depth == 0 else {
@@ -202,16 +201,14 @@ struct TwoWayMirrorState<Model: AnyObject, Value: Equatable> {
     bound!.setter = nil
     guard setter.notifications > 1 else { return .none }
     guard crossesOnActor else { return .crossAfterStore }
-    switch changed(thread, mayCrossHere: false) {
-    case .schedule: return .schedule
-    case .none, .cross: return .none
-    }
+    guard case .schedule = changed(thread, mayCrossHere: false) else { return .none }
+    return .schedule
   }
 
-  /// Cancels: returns what the binding held, to end and release after unlocking; `nil` if it
-  /// was cancelled already.
+  /// Cancels: `.end` what the binding held; nothing if it was cancelled already.
   @inlinable
-  mutating func cancel() -> Bound? {
-    bound.take()
+  mutating func cancel() -> Action {
+    guard let held = bound.take() else { return .none }
+    return .end(observation: held.observation, subscription: held.subscription, held: held)
   }
 }

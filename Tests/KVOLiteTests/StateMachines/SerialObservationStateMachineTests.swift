@@ -7,8 +7,41 @@ import Testing
 /// The state machine of an observation that follows elements (its queue, its taker, its end),
 /// without threads: each state under each event, with changes that are numbers.
 @Suite("Element observation state machine")
-struct SerialObservationStateTests {
-  typealias State = SerialObservationState<Int>
+struct SerialObservationStateMachineTests {
+  typealias State = SerialObservationStateMachine<Int>
+
+  /// The place an action reserved, if it is `.fill(place:)`.
+  static func place(_ action: State.Action) -> Int? {
+    guard case .fill(let place) = action else { return nil }
+    return place
+  }
+
+  /// The change an action hands over: `.process`'s, or the one `.release` drops.
+  static func change(_ action: State.Action) -> Int? {
+    switch action {
+    case .process(let change): change
+    case .release(let dropped) where dropped.count == 1: dropped[0]
+    default: nil
+    }
+  }
+
+  /// How `.take` decided (`nil` for any other action).
+  static func nested(_ action: State.Action) -> Bool? {
+    guard case .take(let nested) = action else { return nil }
+    return nested
+  }
+
+  /// `.end`'s tokens and dropped changes (`nil` for any other action).
+  static func ended(_ action: State.Action) -> (tokens: [ObservationToken], dropped: [Int?])? {
+    guard case .end(let tokens, let dropped) = action else { return nil }
+    return (tokens, dropped)
+  }
+
+  /// Whether the action is `.call`.
+  static func calls(_ action: State.Action) -> Bool {
+    guard case .call = action else { return false }
+    return true
+  }
   static let me = ThreadIdentity(address: 0x10)
   static let other = ThreadIdentity(address: 0x20)
 
@@ -20,16 +53,16 @@ struct SerialObservationStateTests {
     /// The state, with change 1 filled and a place reserved after it (not filled).
     func make() -> State {
       var state = State(memberships: [])
-      let first = state.reserve()!
-      #expect(state.fill(first, with: 1) == nil)
+      let first = place(state.reserve())!
+      #expect(change(state.fill(first, with: 1)) == nil)
       _ = state.reserve()
       switch self {
       case .nobody: break
-      case .taking: state.beginStart(me)
+      case .taking: _ = state.beginStart(me)
       case .calling:
-        state.beginStart(me)
-        #expect(state.beginCall() == true)
-      case .otherTaking: state.beginStart(other)
+        _ = state.beginStart(me)
+        #expect(calls(state.beginCall()))
+      case .otherTaking: _ = state.beginStart(other)
       case .ended: _ = state.end()
       }
       return state
@@ -39,7 +72,7 @@ struct SerialObservationStateTests {
   @Test("reserve: places in order, none once ended", arguments: Start.allCases)
   func reserve(_ start: Start) {
     var state = start.make()
-    let place = state.reserve()
+    let place = Self.place(state.reserve())
     #expect(place == (start == .ended ? nil : 2))
     #expect(state.pendingCount == (start == .ended ? 0 : 3))
   }
@@ -49,7 +82,7 @@ struct SerialObservationStateTests {
     arguments: Start.allCases)
   func fill(_ start: Start) {
     var state = start.make()
-    #expect(state.fill(1, with: 2) == (start == .ended ? 2 : nil))
+    #expect(Self.change(state.fill(1, with: 2)) == (start == .ended ? 2 : nil))
   }
 
   @Test(
@@ -57,13 +90,14 @@ struct SerialObservationStateTests {
     arguments: Start.allCases)
   func startTaking(_ start: Start) {
     var state = start.make()
-    let decision = state.startTaking(Self.me)
-    let expected: [Start: (State.Start, State.Taker)] = [
-      .nobody: (.take(nested: false), .taking(Self.me, calling: false)),
-      .taking: (.leave, .taking(Self.me, calling: false)),
-      .calling: (.take(nested: true), .taking(Self.me, calling: false)),
-      .otherTaking: (.leave, .taking(Self.other, calling: false)),
-      .ended: (.leave, .nobody),
+    let decision = Self.nested(state.startTaking(Self.me))
+    // `nil`: leave (someone else takes, or the end); otherwise take, nested or not.
+    let expected: [Start: (Bool?, State.Taker)] = [
+      .nobody: (false, .taking(Self.me, calling: false)),
+      .taking: (nil, .taking(Self.me, calling: false)),
+      .calling: (true, .taking(Self.me, calling: false)),
+      .otherTaking: (nil, .taking(Self.other, calling: false)),
+      .ended: (nil, .nobody),
     ]
     #expect(decision == expected[start]!.0)
     #expect(state.taker == expected[start]!.1)
@@ -75,38 +109,38 @@ struct SerialObservationStateTests {
   func next(_ start: Start) {
     var state = start.make()
     if start == .ended {
-      #expect(state.next(nested: false) == nil)
+      #expect(Self.change(state.next(nested: false)) == nil)
       return
     }
-    #expect(state.next(nested: false) == 1)
+    #expect(Self.change(state.next(nested: false)) == 1)
     // Place 1 is reserved, not filled: taking stops there.
-    #expect(state.next(nested: false) == nil)
+    #expect(Self.change(state.next(nested: false)) == nil)
     #expect(state.taker == .nobody)
     #expect(state.pendingCount == 1)
-    #expect(state.fill(1, with: 2) == nil)
-    #expect(state.next(nested: false) == 2)
+    #expect(Self.change(state.fill(1, with: 2)) == nil)
+    #expect(Self.change(state.next(nested: false)) == 2)
     #expect(state.pendingCount == 0)
   }
 
   @Test("next, nested: when none is ready, the taker goes back to its call")
   func nextNested() {
     var state = Start.calling.make()
-    #expect(state.startTaking(Self.me) == .take(nested: true))
-    #expect(state.next(nested: true) == 1)
-    #expect(state.next(nested: true) == nil)
+    #expect(Self.nested(state.startTaking(Self.me)) == true)
+    #expect(Self.change(state.next(nested: true)) == 1)
+    #expect(Self.change(state.next(nested: true)) == nil)
     #expect(state.taker == .taking(Self.me, calling: true))
   }
 
   @Test("beginCall and endCall: the taker calls, unless ended", arguments: Start.allCases)
   func calls(_ start: Start) {
     var state = start.make()
-    #expect(state.beginCall() == (start != .ended))
+    #expect(Self.calls(state.beginCall()) == (start != .ended))
     switch start {
     case .taking, .calling: #expect(state.taker == .taking(Self.me, calling: true))
     case .otherTaking: #expect(state.taker == .taking(Self.other, calling: true))
     case .nobody, .ended: #expect(state.taker == .nobody)
     }
-    state.endCall()
+    _ = state.endCall()
     if case .taking(_, let calling) = state.taker { #expect(!calling) }
   }
 
@@ -115,19 +149,22 @@ struct SerialObservationStateTests {
     arguments: Start.allCases)
   func dropPending(_ start: Start) {
     var state = start.make()
-    let dropped = state.dropPending()
+    guard case .release(let dropped) = state.dropPending() else {
+      Issue.record("dropPending releases nothing")
+      return
+    }
     #expect(dropped.count == (start == .ended ? 0 : 2))
     #expect(state.pendingCount == 0)
-    #expect(state.fill(1, with: 2) == 2)
+    #expect(Self.change(state.fill(1, with: 2)) == 2)
   }
 
   @Test("keep: a part is kept, or handed back to end at once once ended", arguments: Start.allCases)
   func keep(_ start: Start) {
     var state = start.make()
     let token = ObservationToken(Observation())
-    let handedBack = state.keep(token)
+    let handedBack = Self.ended(state.keep(token))?.tokens.first
     #expect((handedBack === token) == (start == .ended))
-    let ended = state.end()
+    let ended = Self.ended(state.end())
     if start != .ended { #expect(ended?.tokens.first === token) }
   }
 
@@ -136,13 +173,13 @@ struct SerialObservationStateTests {
     arguments: Start.allCases)
   func end(_ start: Start) {
     var state = start.make()
-    let ended = state.end()
+    let ended = Self.ended(state.end())
     #expect((ended == nil) == (start == .ended))
     #expect(ended?.dropped.count ?? 0 == (start == .ended ? 0 : 2))
     #expect(state.isEnded)
-    #expect(state.end() == nil)
-    #expect(state.reserve() == nil)
-    #expect(state.startTaking(Self.me) == .leave)
-    #expect(state.beginCall() == false)
+    #expect(Self.ended(state.end()) == nil)
+    #expect(Self.place(state.reserve()) == nil)
+    #expect(Self.nested(state.startTaking(Self.me)) == nil)
+    #expect(!Self.calls(state.beginCall()))
   }
 }

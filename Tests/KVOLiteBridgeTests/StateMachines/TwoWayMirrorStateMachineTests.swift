@@ -11,8 +11,8 @@ final class MirrorModel {}
 /// changes, who writes the view model's value, cancelled), made on an actor or not, under each
 /// event, asserting the next state and what the transition hands back.
 @Suite("Two-way binding state machine")
-struct TwoWayMirrorStateTests {
-  typealias State = TwoWayMirrorState<MirrorModel, String>
+struct TwoWayMirrorStateMachineTests {
+  typealias State = TwoWayMirrorStateMachine<MirrorModel, String>
   static let me = ThreadIdentity(address: 0x10)
   static let other = ThreadIdentity(address: 0x20)
 
@@ -58,16 +58,21 @@ struct TwoWayMirrorStateTests {
 
   /// What a transition asked for, without its payload but the model's identity.
   enum Asked: Equatable {
-    case none, cross, schedule
+    case none, cross, schedule, checkEcho, write, crossAfterStore, release, end
   }
 
-  static func asked(_ crossing: State.Crossing, _ model: MirrorModel) -> Asked {
-    switch crossing {
+  static func asked(_ action: State.Action, _ model: MirrorModel? = nil) -> Asked {
+    switch action {
     case .none: return .none
     case .cross(let crossed, let shown):
-      #expect(crossed === model && shown == "shown")
+      if let model { #expect(crossed === model && shown == "shown") }
       return .cross
     case .schedule: return .schedule
+    case .checkEcho: return .checkEcho
+    case .write: return .write
+    case .crossAfterStore: return .crossAfterStore
+    case .release: return .release
+    case .end: return .end
     }
   }
 
@@ -108,14 +113,17 @@ struct TwoWayMirrorStateTests {
     let person = Person()
     let observation = person.observe(\.firstName) { _, _ in }
     let subscription = AnyCancellable {}
-    let (crossing, ended) = state.start(
-      observation: observation, subscription: subscription, thread: Self.me)
-    let asked = Self.asked(crossing, model)
+    let action = state.start(observation: observation, subscription: subscription, thread: Self.me)
     if test.start == .cancelled {
-      #expect(asked == .none && ended?.0 === observation)
+      guard case .end(let ended, _, nil) = action else {
+        Issue.record("a start after the cancel does not end its parts")
+        return
+      }
+      #expect(ended === observation)
       return
     }
-    #expect(ended == nil && state.bound?.observation === observation)
+    let asked = Self.asked(action, model)
+    #expect(state.bound?.observation === observation)
     switch test.start {
     case .crossing, .crossingAgain, .otherCrossing, .scheduled: #expect(asked == .none)
     default: #expect(asked == .cross && state.bound?.modelSide == .crossing(Self.me, again: false))
@@ -138,15 +146,15 @@ struct TwoWayMirrorStateTests {
   func crossed(_ test: Case) {
     var (state, model) = test.make()
     let side = state.bound?.modelSide
-    let next = state.crossed()
+    let next = Self.asked(state.crossed(), model)
     switch test.start {
     case .crossingAgain:
-      #expect(next?.0 === model && next?.1 == "shown")
+      #expect(next == .cross)
       #expect(state.bound?.modelSide == .crossing(Self.me, again: false))
     case .crossing, .otherCrossing:
-      #expect(next == nil && state.bound?.modelSide == .idle)
+      #expect(next == .none && state.bound?.modelSide == .idle)
     default:
-      #expect(next == nil && state.bound?.modelSide == side)
+      #expect(next == .none && state.bound?.modelSide == side)
     }
   }
 
@@ -157,7 +165,7 @@ struct TwoWayMirrorStateTests {
     var (state, model) = test.make()
     let publication = state.viewModelPublished("new", Self.me)
     switch (test.start, publication) {
-    case (.cancelled, .ignore):
+    case (.cancelled, .none):
       break
     case (.crossing, .checkEcho), (.crossingAgain, .checkEcho):
       #expect(state.bound?.shown == "shown")
@@ -174,7 +182,8 @@ struct TwoWayMirrorStateTests {
   @Test("showEcho: the view model shows the crossed value", arguments: Case.all)
   func showEcho(_ test: Case) {
     var (state, _) = test.make()
-    let replaced = state.showEcho("echo")
+    var replaced: String?
+    if case .release(let value) = state.showEcho("echo") { replaced = value }
     #expect(replaced == (test.start == .cancelled ? nil : "shown"))
     #expect(state.bound?.shown == (test.start == .cancelled ? nil : "echo"))
   }
@@ -184,7 +193,7 @@ struct TwoWayMirrorStateTests {
     arguments: Case.all)
   func wrote(_ test: Case) {
     var (state, _) = test.make()
-    let written = state.wrote(Self.me)
+    let written = Self.asked(state.wrote(Self.me))
     switch test.start {
     case .setting, .settingEcho:
       #expect(written == .none && state.bound?.setter == nil)
@@ -206,20 +215,21 @@ struct TwoWayMirrorStateTests {
       return
     }
     _ = state.modelChanged(Self.me)
-    #expect(state.wrote(Self.me) == .none)
+    #expect(Self.asked(state.wrote(Self.me)) == .none)
     #expect(state.bound?.setter?.depth == 1)
-    #expect(state.wrote(Self.me) == .crossAfterStore)
+    #expect(Self.asked(state.wrote(Self.me)) == .crossAfterStore)
   }
 
   @Test("cancel: hands over what the binding held, once; cancelled for good", arguments: Case.all)
   func cancel(_ test: Case) {
     var (state, model) = test.make()
-    let bound = state.cancel()
-    #expect((bound?.model === model) == (test.start != .cancelled))
+    var held: State.Bound?
+    if case .end(_, _, let bound) = state.cancel() { held = bound }
+    #expect((held?.model === model) == (test.start != .cancelled))
     #expect(state.bound == nil)
-    #expect(state.cancel() == nil)
+    #expect(Self.asked(state.cancel()) == .none)
     #expect(Self.asked(state.modelChanged(Self.me), model) == .none)
-    guard case .ignore = state.viewModelPublished("late", Self.me) else {
+    guard case .none = state.viewModelPublished("late", Self.me) else {
       Issue.record("a cancelled binding writes")
       return
     }

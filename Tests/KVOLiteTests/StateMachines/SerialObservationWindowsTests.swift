@@ -7,7 +7,8 @@ import Testing
 /// (O(changed elements)) and which it reads again: the windows from a change's prior
 /// notification to its notification, without threads.
 @Suite("Change windows of a followed relationship")
-struct ChangeWindowsTests {
+struct SerialObservationWindowsTests {
+  typealias ChangeWindows = SerialObservationStateMachine<Int>.Windows
   static let me = ThreadIdentity(address: 0x10)
   static let other = ThreadIdentity(address: 0x20)
 
