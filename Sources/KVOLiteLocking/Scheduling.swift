@@ -14,6 +14,8 @@
     /// An atomic step that other threads may see (a gate's enter, leave or close; a trigger's
     /// state read): the thread may go on at once.
     case step(StaticString)
+    /// A thread's start under a schedule: it may go on at once.
+    case start
 
     /// Whether the thread may go on now. Called by the schedule while every other thread it
     /// runs is parked at a point.
@@ -22,7 +24,7 @@
       case .acquire(let lock):
         kvolite_lock_is_free(lock.assumingMemoryBound(to: LockPrimitive.self)) != 0
       case .wait(_, let condition): condition()
-      case .step: true
+      case .step, .start: true
       }
     }
   }

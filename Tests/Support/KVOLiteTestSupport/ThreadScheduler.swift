@@ -187,7 +187,8 @@
           let work = Work(body: body)
           let thread = Thread {
             self.started(index, ThreadIdentity.record)
-            // Up to its first point, a caller touches nothing the others share.
+            // Up to its first point, a caller runs on its own: one whose first steps touch what
+            // the others share (a weak load racing an object's end) reaches `.start` first.
             Scheduling.run(under: participant) { work.body() }
             self.finish(index)
           }
@@ -219,6 +220,7 @@
                   case .acquire: return "\(names[index]) (a lock another caller holds)"
                   case .wait(let name, _): return "\(names[index]) (\(name))"
                   case .step(let name): return "\(names[index]) (\(name))"
+                  case .start: return "\(names[index]) (its start)"
                   }
                 }.joined(separator: ", "))
           }
