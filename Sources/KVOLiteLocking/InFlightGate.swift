@@ -39,9 +39,7 @@ package struct InFlightGate: ~Copyable, Sendable {
   /// Counts the caller in; `false` (counting nothing) once the gate is closed.
   @inlinable @inline(__always)
   package func enter() -> Bool {
-    #if DEBUG
-      Scheduling.reach(.step("InFlightGate.enter"))
-    #endif
+    schedulePoint("InFlightGate.enter")
     let old = word.add(2, ordering: .acquiring).oldValue
     if _slowPath(old & 1 != 0) {
       word.subtract(2, ordering: .releasing)
@@ -53,9 +51,7 @@ package struct InFlightGate: ~Copyable, Sendable {
   /// Counts the caller out (it entered); after this it must not use what the gate guards.
   @inlinable @inline(__always)
   package func leave() {
-    #if DEBUG
-      Scheduling.reach(.step("InFlightGate.leave"))
-    #endif
+    schedulePoint("InFlightGate.leave")
     word.subtract(2, ordering: .releasing)
   }
 
@@ -67,10 +63,16 @@ package struct InFlightGate: ~Copyable, Sendable {
 
   /// Closes the gate: every later ``enter()`` fails. Closing twice is closing once.
   package func close() {
-    #if DEBUG
-      Scheduling.reach(.step("InFlightGate.close"))
-    #endif
+    schedulePoint("InFlightGate.close")
     word.bitwiseOr(1, ordering: .acquiringAndReleasing)
+  }
+
+  /// A schedule point (debug builds: see `Scheduling`); nothing in release builds.
+  @inlinable @inline(__always)
+  func schedulePoint(_ name: StaticString) {
+    #if DEBUG
+      Scheduling.reach(.step(name))
+    #endif
   }
 
   /// Closes the gate, then waits until nobody is inside, unless the calling thread is inside a

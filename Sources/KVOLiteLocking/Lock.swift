@@ -23,7 +23,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   #if DEBUG
     /// The lock's place in the lock order, and its name in that order's messages.
     @usableFromInline let rank: LockRank
-    @usableFromInline let name: LockName
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
     @usableFromInline let schedules: Bool
   #endif
 
@@ -39,9 +40,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     mutex = .allocate(capacity: 1)
     mutex.initializeLock()
     #if DEBUG
-      self.rank = rank
-      name = LockName(file, line: line)
-      self.schedules = schedules
+      (self.rank, self.file, self.line, self.schedules) = (rank, file, line, schedules)
     #endif
   }
 
@@ -53,21 +52,14 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   @inlinable @inline(__always)
   package func lock() {
     #if DEBUG
-      LockOrder.willAcquire(mutex, rank: rank, name: name, schedules: schedules)
-      mutex.acquire()
-      LockOrder.didAcquire(mutex, rank: rank, name: name)
+      mutex.acquire(rank: rank, name: file, line: line, schedules: schedules)
     #else
       mutex.acquire()
     #endif
   }
 
   @inlinable @inline(__always)
-  package func unlock() {
-    #if DEBUG
-      LockOrder.willRelease(mutex)
-    #endif
-    mutex.release()
-  }
+  package func unlock() { mutex.releaseChecked() }
 
   /// Runs `body` with the lock held and returns what it returns, copied before the unlock.
   /// `body` must not call out to user code.

@@ -5,8 +5,6 @@ import KVOLiteLockPrimitive
 /// The only nesting allowed is a links observation's lock (``links``), then a property lock
 /// (``property``): placing a link adds a trigger to the linked object's registrar, under that
 /// object's property lock. Nothing is taken while a property lock or a ``leaf`` lock is held.
-/// (Combine's delivery locks, ``RecursiveLock``s, are held across user code by design and are
-/// outside the order: taking one is a call-out, checked as one.)
 @usableFromInline package enum LockRank: Int, Sendable {
   /// A delivery lock (``RecursiveLock``): outside the order, listed only so that schedules
   /// see who holds it. Taking one is a call-out (``DeliveryScope``), checked as one; any lock
@@ -26,50 +24,54 @@ import KVOLiteLockPrimitive
   }
 }
 
-/// A lock's name in the lock order's messages: where it was made (`#fileID` and `#line` of
-/// its owner's declaration), or a fixed text when `line` is 0.
-@frozen @usableFromInline
-package struct LockName: Sendable {
-  @usableFromInline let text: StaticString
-  @usableFromInline let line: UInt
+extension UnsafeMutablePointer where Pointee == LockPrimitive {
+  /// Acquires the lock, of rank `rank` and named `name` (a fixed name when `line` is 0, else
+  /// the file that made it): in debug builds, checked against the lock order and a schedule
+  /// point (unless `schedules` is `false`); in release builds, only acquired.
+  @inlinable @inline(__always)
+  package func acquire(
+    rank: LockRank, name: StaticString, line: UInt = 0, schedules: Bool = true
+  ) {
+    #if DEBUG
+      LockOrder.willAcquire(self, rank: rank, name: name, line: line, schedules: schedules)
+    #endif
+    acquire()
+    #if DEBUG
+      LockOrder.didAcquire(self, rank: rank, name: name, line: line)
+    #endif
+  }
 
-  /// The name `text` (a fixed name when `line` is 0; a file otherwise).
-  @inlinable
-  package init(_ text: StaticString, line: UInt = 0) {
-    self.text = text
-    self.line = line
+  /// Releases the lock, which ``acquire(rank:name:line:schedules:)`` acquired.
+  @inlinable @inline(__always)
+  package func releaseChecked() {
+    #if DEBUG
+      LockOrder.willRelease(self)
+    #endif
+    release()
   }
 }
 
 #if DEBUG
   /// Checks KVOLite's lock rules as they happen, in debug and sanitizer builds (none of it is
-  /// compiled in release builds): every ``Lock`` and ``PropertyLock`` lists itself in the
-  /// calling thread's record (``ThreadIdentity``) while held, and each acquire checks the ranked
-  /// order (``LockRank``) against what the thread holds, stopping the program with both locks
-  /// named when it is broken; a call-out (a handler, a getter, a setter, a user closure)
-  /// stops it when it starts while one of them is held. A cycle of waits needs a broken order
-  /// somewhere, so a run that never stops here cannot deadlock on these locks (the way Abseil's
-  /// deadlock detection and Linux's lockdep check at run time).
-  ///
-  /// Each acquire is also a schedule point (``Scheduling``): a thread run by a test's schedule
-  /// waits there for its turn.
+  /// compiled in release builds): every ``Lock``, ``PropertyLock`` and ``RecursiveLock`` lists
+  /// itself in the calling thread's record (``ThreadIdentity``) while held; each acquire checks
+  /// the ranked order (``LockRank``) against what the thread holds, stopping the program with
+  /// both locks named when it is broken; a call-out (a handler, a getter) stops it when it
+  /// starts while a lock other than a delivery lock is held. A cycle of waits needs a broken
+  /// order somewhere, so a run that never stops here cannot deadlock on these locks (the way
+  /// Abseil's deadlock detection and Linux's lockdep check at run time). Each acquire is also a
+  /// schedule point (``Scheduling``).
   @usableFromInline package enum LockOrder {
-    /// The calling thread is about to acquire `lock`, of rank `rank`, named `name`.
     @usableFromInline
-    package static func willAcquire(
-      _ lock: UnsafeMutablePointer<LockPrimitive>, rank: LockRank, name: LockName,
-      schedules: Bool = true
+    static func willAcquire(
+      _ lock: UnsafeMutablePointer<LockPrimitive>, rank: LockRank, name: StaticString,
+      line: UInt, schedules: Bool
     ) {
-      let held = kvolite_held_locks()!
-      for index in 0..<listedCount {
-        let outer = held[index]
-        if outer.lock == UnsafeRawPointer(lock), rank != .delivery {
-          fatalError("KVOLite lock order: \(describe(name)) is taken again by its holder")
-        }
+      for outer in held where rank != .delivery {
         let outerRank = LockRank(rawValue: outer.rank) ?? .leaf
-        if !rank.mayBeTaken(inside: outerRank) {
+        guard outer.lock != UnsafeRawPointer(lock), rank.mayBeTaken(inside: outerRank) else {
           fatalError(
-            "KVOLite lock order: \(describe(name)) (rank \(rank)) is taken while "
+            "KVOLite lock order: \(describe(name, line)) (rank \(rank)) is taken while "
               + "\(describe(outer)) (rank \(outerRank)) is held; the one order is a links "
               + "observation's lock, then a property lock")
         }
@@ -77,10 +79,9 @@ package struct LockName: Sendable {
       if schedules { Scheduling.reach(.acquire(UnsafeRawPointer(lock))) }
     }
 
-    /// The calling thread acquired `lock`.
     @usableFromInline
-    package static func didAcquire(
-      _ lock: UnsafeMutablePointer<LockPrimitive>, rank: LockRank, name: LockName
+    static func didAcquire(
+      _ lock: UnsafeMutablePointer<LockPrimitive>, rank: LockRank, name: StaticString, line: UInt
     ) {
       let record = ThreadIdentity.record
       let index = record.pointee.held_count
@@ -88,80 +89,59 @@ package struct LockName: Sendable {
       guard index < Int(KVOLITE_HELD_LOCKS) else { return }
       kvolite_held_locks()![index] = kvolite_held_lock_t(
         lock: UnsafeRawPointer(lock), rank: rank.rawValue,
-        name: UnsafeRawPointer(name.text.utf8Start).assumingMemoryBound(to: CChar.self),
-        name_length: name.text.utf8CodeUnitCount, line: Int(name.line))
+        name: UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self),
+        name_length: name.utf8CodeUnitCount, line: Int(line))
     }
 
-    /// The calling thread is about to release `lock`, which it holds.
     @usableFromInline
-    package static func willRelease(_ lock: UnsafeMutablePointer<LockPrimitive>) {
-      let record = ThreadIdentity.record
-      let listed = listedCount
-      guard record.pointee.held_count > 0 else {
-        fatalError("KVOLite lock order: a lock is released by a thread that holds none")
+    static func willRelease(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+      let listed = held
+      ThreadIdentity.record.pointee.held_count -= 1
+      guard let index = listed.lastIndex(where: { $0.lock == UnsafeRawPointer(lock) }) else {
+        return
       }
-      record.pointee.held_count -= 1
-      let held = kvolite_held_locks()!
-      guard let index = (0..<listed).last(where: { held[$0].lock == UnsafeRawPointer(lock) })
-      else { return }
-      for moved in index..<(listed - 1) { held[moved] = held[moved + 1] }
+      for moved in (index + 1)..<listed.count { listed[moved - 1] = listed[moved] }
     }
 
-    /// Stops the program if the calling thread holds a lock while `callOut` (code outside
-    /// KVOLite's critical sections: a handler, a getter, a user closure) starts.
-    @inlinable
+    /// Stops the program if the calling thread holds a lock other than a delivery lock while
+    /// `callOut` (code outside KVOLite's critical sections: a handler, a getter) starts.
+    @usableFromInline
     package static func checkCallOut(_ callOut: @autoclosure () -> String) {
-      if _slowPath(ThreadIdentity.record.pointee.held_count != 0) {
-        checkCallOutSlowly(callOut())
-      }
+      guard let lock = held.first(where: { $0.rank != LockRank.delivery.rawValue }) else { return }
+      fatalError("KVOLite lock order: \(callOut()) is called while \(describe(lock)) is held")
     }
 
-    @usableFromInline
-    static func checkCallOutSlowly(_ callOut: String) {
-      let held = kvolite_held_locks()!
-      // Delivery locks are held across call-outs by design.
-      guard
-        let index = (0..<listedCount).first(where: {
-          held[$0].rank != LockRank.delivery.rawValue
-        })
-      else { return }
-      fatalError("KVOLite lock order: \(callOut) is called while \(describe(held[index])) is held")
-    }
-
-    /// Whether the thread whose record is `record` holds the lock at `lock` (for schedules: read
-    /// while that thread is parked).
+    /// Whether the thread whose record is `record` holds the lock at `lock` (for schedules:
+    /// read while that thread is parked).
     package static func holds(
       _ record: UnsafeMutablePointer<kvolite_thread_record_t>, _ lock: UnsafeRawPointer
     ) -> Bool {
-      let listed = min(record.pointee.held_count, Int(KVOLITE_HELD_LOCKS))
-      return withUnsafeMutablePointer(to: &record.pointee.held) { tuple in
-        UnsafeMutableRawPointer(tuple).withMemoryRebound(
-          to: kvolite_held_lock_t.self, capacity: Int(KVOLITE_HELD_LOCKS)
-        ) { held in (0..<listed).contains { held[$0].lock == lock } }
+      let count = min(record.pointee.held_count, Int(KVOLITE_HELD_LOCKS))
+      return withUnsafeBytes(of: &record.pointee.held) {
+        $0.bindMemory(to: kvolite_held_lock_t.self).prefix(count).contains { $0.lock == lock }
       }
     }
 
     /// How many locks other than delivery locks the calling thread holds.
     package static var heldLockCount: Int {
-      let held = kvolite_held_locks()!
-      return (0..<listedCount).count { held[$0].rank != LockRank.delivery.rawValue }
+      held.count { $0.rank != LockRank.delivery.rawValue }
     }
 
-    /// How many locks the calling thread holds.
-    package static var heldCount: Int { ThreadIdentity.record.pointee.held_count }
-
-    /// How many of the held locks the record lists.
-    private static var listedCount: Int {
-      min(ThreadIdentity.record.pointee.held_count, Int(KVOLITE_HELD_LOCKS))
+    /// The locks the calling thread's record lists, outermost first (in the record itself:
+    /// no allocation on each acquire).
+    private static var held: UnsafeMutableBufferPointer<kvolite_held_lock_t> {
+      let count = min(ThreadIdentity.record.pointee.held_count, Int(KVOLITE_HELD_LOCKS))
+      return UnsafeMutableBufferPointer(start: kvolite_held_locks(), count: count)
     }
 
-    private static func describe(_ name: LockName) -> String {
-      name.line == 0 ? "\(name.text)" : "the lock made at \(name.text):\(name.line)"
+    private static func describe(_ name: StaticString, _ line: UInt) -> String {
+      line == 0 ? "\(name)" : "the lock made at \(name):\(line)"
     }
 
     private static func describe(_ held: kvolite_held_lock_t) -> String {
-      let bytes = UnsafeRawBufferPointer(start: held.name, count: held.name_length)
-      let text = String(decoding: bytes, as: UTF8.self)
+      let text = String(
+        decoding: UnsafeRawBufferPointer(start: held.name, count: held.name_length),
+        as: UTF8.self)
       return held.line == 0 ? text : "the lock made at \(text):\(held.line)"
     }
   }

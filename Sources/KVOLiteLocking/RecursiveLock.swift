@@ -28,11 +28,6 @@ package final class RecursiveLock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  #if DEBUG
-    /// The name of every delivery lock in the lock order's messages.
-    @usableFromInline static let name = LockName("a delivery lock")
-  #endif
-
   /// Whether the calling thread holds the lock (inside ``withLock(_:)``).
   package var isHeldByCurrentThread: Bool {
     owner.load(ordering: .relaxed) == ThreadIdentity.current.address
@@ -48,13 +43,7 @@ package final class RecursiveLock: @unchecked Sendable {
     if owner.load(ordering: .relaxed) == me {
       depth += 1
     } else {
-      #if DEBUG
-        LockOrder.willAcquire(mutex, rank: .delivery, name: RecursiveLock.name)
-        mutex.acquire()
-        LockOrder.didAcquire(mutex, rank: .delivery, name: RecursiveLock.name)
-      #else
-        mutex.acquire()
-      #endif
+      mutex.acquire(rank: .delivery, name: "a delivery lock")
       owner.store(me, ordering: .relaxed)
       depth = 1
     }
@@ -62,10 +51,7 @@ package final class RecursiveLock: @unchecked Sendable {
       depth -= 1
       if depth == 0 {
         owner.store(0, ordering: .relaxed)
-        #if DEBUG
-          LockOrder.willRelease(mutex)
-        #endif
-        mutex.release()
+        mutex.releaseChecked()
       }
       DeliveryScope.leave(thread)
     }

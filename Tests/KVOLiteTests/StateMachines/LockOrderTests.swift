@@ -19,8 +19,8 @@
     func allowedNesting() {
       let links = Lock(rank: .links)
       let inner = Lock(rank: .property)
-      links.withLock { inner.withLock { #expect(LockOrder.heldCount == 2) } }
-      #expect(LockOrder.heldCount == 0)
+      links.withLock { inner.withLock { #expect(LockOrder.heldLockCount == 2) } }
+      #expect(LockOrder.heldLockCount == 0)
     }
 
     @Test("a lock taken while a leaf lock is held stops the program, naming both")

@@ -52,8 +52,8 @@ extension Observed: DiscoverableStorage {
     if let text = Value.self as? any KeyValueTextConvertible.Type {
       entry.assignText = textAssigner(text, accessors, offset)
     }
-    if let (related, optional) = target {
-      entry.related = relatedReader(related, optional: optional, accessors, offset: offset)
+    if let (related, _) = target {
+      entry.related = relatedReader(related, accessors, offset: offset)
       entry.relatedKeys = { KeyTable.of(related) }
     }
     // An array, of objects or of values, can be mutated by index (`mutableArrayValue`).
@@ -106,29 +106,20 @@ extension Observed: DiscoverableStorage {
   /// The `related` closure of a to-one relationship to `Target` (this `Value`, or its
   /// optional): the value seen as an observable object, with no dynamic cast.
   private static func relatedReader<Target: KeyValueObservable, Root: KeyValueObservable>(
-    _: Target.Type, optional: Bool, _ accessors: AccessorSlot<Root, Value>, offset: Int
+    _: Target.Type, _ accessors: AccessorSlot<Root, Value>, offset: Int
   ) -> (AnyObject) -> (any KeyValueObservable)? {
     // `Value` is `Target` or `Target?`, a class reference: its storage is laid out as that of
-    // an `AnyObject` (or `AnyObject?`), which is read by code specialized for it.
-    if optional {
-      return { object in
+    // an `AnyObject?` (a reference that is never null when `Value` is not optional), which is
+    // read by code specialized for it.
+    { object in
+      let related: AnyObject? =
         if let keyPath = accessors.getterKeyPath(for: object) {
-          let value = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-          return unsafeBitCast(value, to: AnyObject?.self).map {
-            unsafeDowncast($0, to: Target.self)
-          }
+          unsafeBitCast(
+            unsafeDowncast(object, to: Root.self)[keyPath: keyPath], to: AnyObject?.self)
+        } else {
+          Observed<AnyObject?>.load(from: object, offset: offset)
         }
-        return Observed<AnyObject?>.load(from: object, offset: offset).map {
-          unsafeDowncast($0, to: Target.self)
-        }
-      }
-    }
-    return { object in
-      if let keyPath = accessors.getterKeyPath(for: object) {
-        let value = unsafeDowncast(object, to: Root.self)[keyPath: keyPath]
-        return unsafeDowncast(unsafeBitCast(value, to: AnyObject.self), to: Target.self)
-      }
-      return unsafeDowncast(Observed<AnyObject>.load(from: object, offset: offset), to: Target.self)
+      return related.map { unsafeDowncast($0, to: Target.self) }
     }
   }
 
@@ -138,7 +129,6 @@ extension Observed: DiscoverableStorage {
   @_specialize(where Value == Int)
   @_specialize(where Value == Double)
   @_specialize(where Value == Bool)
-  @_specialize(where Value == AnyObject)
   @_specialize(where Value == AnyObject?)
   static func load(from object: AnyObject, offset: Int) -> Value {
     withExtendedLifetime(object) {

@@ -38,26 +38,10 @@ package struct PropertyLock {
   }
 
   @inlinable @inline(__always)
-  func lock() {
-    #if DEBUG
-      LockOrder.willAcquire(mutex, rank: .property, name: PropertyLock.name)
-      mutex.acquire()
-      LockOrder.didAcquire(mutex, rank: .property, name: PropertyLock.name)
-    #else
-      mutex.acquire()
-    #endif
-  }
+  func lock() { mutex.acquire(rank: .property, name: "an object's property lock") }
 
   @inlinable @inline(__always)
-  func unlock() {
-    #if DEBUG
-      LockOrder.willRelease(mutex)
-    #endif
-    mutex.release()
-  }
-
-  /// The name of every property lock in the lock order's messages.
-  @usableFromInline static let name = LockName("an object's property lock")
+  func unlock() { mutex.releaseChecked() }
 }
 
 /// The state field at the start of every ``Observed`` storage, guarded by the object's

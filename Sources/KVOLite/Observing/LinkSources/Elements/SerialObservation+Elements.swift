@@ -87,12 +87,7 @@ extension SerialObservation {
     dropPending()
     for membership in lock.withLock({ memberships.indices }) {
       let snapshot = read(membership)
-      let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot.objects) }
-      var fresh: [ElementMembership.Fresh] = []
-      for element in unwatched {
-        let token = try watch(element, membership)
-        fresh.append(.init(object: element, token: token, value: value(of: element, membership)))
-      }
+      let fresh = try watchNew(snapshot.objects, membership, throwing: true)
       let ended = lock.withLock { memberships[membership].take(snapshot, fresh: fresh).ended }
       for token in ended { token.invalidate() }
     }
@@ -106,14 +101,7 @@ extension SerialObservation {
   func update(_ membership: Int, to snapshot: ElementSnapshot, wantsMembers: Bool = true) -> (
     old: [ElementMembership.Member], new: [ElementMembership.Member], comparable: Bool
   )? {
-    let unwatched = lock.withLock { memberships[membership].unwatched(in: snapshot.objects) }
-    var fresh: [ElementMembership.Fresh] = []
-    for element in unwatched {
-      // An element whose key cannot be observed is followed through the relationship only.
-      let token = try? watch(element, membership)
-      fresh.append(
-        .init(object: element, token: token ?? nil, value: value(of: element, membership)))
-    }
+    let fresh = try! watchNew(snapshot.objects, membership)
     typealias Members = (
       old: [ElementMembership.Member], new: [ElementMembership.Member], comparable: Bool
     )
@@ -140,14 +128,7 @@ extension SerialObservation {
     _ membership: Int, _ kind: KeyValueChangeKind, at indexes: IndexSet,
     objects: [any KeyValueObservable]
   ) -> (old: [Any?], new: [Any?])? {
-    let unwatched = lock.withLock { memberships[membership].unwatched(in: objects) }
-    var fresh: [ElementMembership.Fresh] = []
-    for element in unwatched {
-      // An element whose key cannot be observed is followed through the relationship only.
-      let token = try? watch(element, membership)
-      fresh.append(
-        .init(object: element, token: token ?? nil, value: value(of: element, membership)))
-    }
+    let fresh = try! watchNew(objects, membership)
     let ids = objects.map { ObjectIdentifier($0) }
     let applied = lock.withLock {
       isEnded ? nil : memberships[membership].apply(kind, at: indexes, inserted: ids, fresh: fresh)
@@ -173,6 +154,26 @@ extension SerialObservation {
     let changed = lock.withLock { isEnded ? nil : memberships[membership].setValue(value, of: id) }
     guard let changed, !changed.places.isEmpty else { return nil }
     return (changed.places, changed.old, value)
+  }
+
+  /// Watches the elements of `objects` that relationship `membership` does not watch yet, then
+  /// reads their values. An element whose key cannot be observed is followed through the
+  /// relationship only, unless `throwing` (at the start, so that a mistake shows at
+  /// registration).
+  private func watchNew(
+    _ objects: [any KeyValueObservable], _ membership: Int, throwing: Bool = false
+  ) throws(KeyValueError) -> [ElementMembership.Fresh] {
+    var fresh: [ElementMembership.Fresh] = []
+    for element in lock.withLock({ memberships[membership].unwatched(in: objects) }) {
+      let token: ObservationToken?
+      do {
+        token = try watch(element, membership)
+      } catch  where !throwing {
+        token = nil
+      }
+      fresh.append(.init(object: element, token: token, value: value(of: element, membership)))
+    }
+    return fresh
   }
 
   /// Observes the followed key of `element` for relationship `membership`; `nil` for a key
