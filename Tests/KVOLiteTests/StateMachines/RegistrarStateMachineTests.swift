@@ -8,21 +8,29 @@ import Testing
 /// event, asserting the next state and what the transition hands back.
 @Suite("Registrar state machine")
 struct RegistrarStateMachineTests {
-  /// What a ``RegistrarStateMachine/Action/perform(publish:release:waitFor:invalidate:)``
-  /// asks, or `nil` for another action.
+  /// What an action asks, in one shape (`nil` for `.none`, `.refused` and `.finish`).
   struct Performed {
-    var publish: [RegistrarStateMachine.Publication]
-    var release: [Any]
-    var waitFor: [ObserverList]
-    var invalidate: [Observation]
+    var publish: [RegistrarStateMachine.Publication] = []
+    var release: [Any] = []
+    var waitFor: [ObserverList] = []
+    var invalidate: [Observation] = []
 
     init?(_ action: RegistrarStateMachine.Action) {
-      guard case .perform(let publish, let release, let waitFor, let invalidate) = action else {
-        return nil
+      switch action {
+      case .publish(let publication): publish = [publication]
+      case .removed(let publication, let released, let waitFor, let pruned):
+        publish = publication.map { [$0] } ?? []
+        release = (released.map { [$0] } ?? []) + pruned
+        self.waitFor = waitFor
+      case .release(let objects, let observation):
+        release = objects
+        invalidate = observation.map { [$0] } ?? []
+      case .tornDown(let publications, let rooted, let classic, let frames):
+        publish = publications
+        invalidate = rooted
+        release = classic + frames.map { $0 as Any }
+      case .none, .refused, .finish: return nil
       }
-      (self.publish, self.release, self.waitFor, self.invalidate) = (
-        publish, release, waitFor, invalidate
-      )
     }
 
     /// The one trigger released, if that is all that was released.
@@ -84,15 +92,15 @@ struct RegistrarStateMachineTests {
     let added = Fixture.make(fixture.context)
     let result = fixture.state.add(added)
     switch (start, result) {
-    case (.unobserved, .perform(let publish, _, _, _)):
-      #expect(publish.count == 1 && publish.first?.old == nil)
+    case (.unobserved, .publish(let publication)):
+      #expect(publication.old == nil)
       #expect(fixture.order == [ObjectIdentifier(added)])
     case (.idleWithRoom, .none):
       #expect(fixture.list === before)
       #expect(fixture.order == [fixture.trigger, added].map(ObjectIdentifier.init))
-    case (.idleFull, .perform(let publish, _, _, _)), (.busy, .perform(let publish, _, _, _)):
-      #expect(publish.first?.old === before)
-      #expect(publish.first?.list === fixture.list)
+    case (.idleFull, .publish(let publication)), (.busy, .publish(let publication)):
+      #expect(publication.old === before)
+      #expect(publication.list === fixture.list)
       #expect(fixture.order == [fixture.other, fixture.trigger, added].map(ObjectIdentifier.init))
       // Only a list that deliveries still iterate is remembered.
       #expect(fixture.retired.count == (start == .busy ? 1 : 0))

@@ -57,23 +57,21 @@ final class RegistrarContext: @unchecked Sendable {
     return body(&state)
   }
 
-  /// Runs `transition` with the property lock held, closes the gates of the lists its action
-  /// replaces before unlocking (no set enters them after), and performs the rest of the
-  /// action after: the observations to end are invalidated, and what it lets go of is
-  /// released when the returned action is. Returns the action, for what is left (the lists to
-  /// wait for, a manual frame to finish).
+  /// Runs `transition` with the property lock held, and invalidates the observations its
+  /// action ends after unlocking. Returns the action, for what is left (the lists to wait for,
+  /// a manual frame to finish); what it lets go of is released with it.
   @discardableResult
   private func run(_ transition: (inout RegistrarStateMachine) -> RegistrarStateMachine.Action)
     -> RegistrarStateMachine.Action
   {
     objectLock.lock()
     let action = transition(&state)
-    if case .perform(let publish, _, _, _) = action {
-      for publication in publish { publication.old?.gate.pointee.close() }
-    }
     objectLock.unlock()
-    if case .perform(_, _, _, let invalidate) = action {
-      for observation in invalidate { observation.invalidate() }
+    switch action {
+    case .tornDown(_, let rooted, _, _):
+      for observation in rooted { observation.invalidate() }
+    case .release(_, let observation?): observation.invalidate()
+    default: break
     }
     return action
   }
@@ -83,16 +81,26 @@ final class RegistrarContext: @unchecked Sendable {
   /// Adds `trigger` to the list of its key. Returns `false`, adding nothing, if the object is
   /// being released.
   func add(_ trigger: Trigger) -> Bool {
-    guard case .refused = run({ $0.add(trigger) }) else { return true }
+    // The hot paths run their transition directly (no action to inspect but this one).
+    objectLock.lock()
+    let action = state.add(trigger)
+    objectLock.unlock()
+    guard case .refused = action else { return true }
     return false
   }
 
   /// Ends `trigger` and removes it from the list of its key; removing what is not there does
   /// nothing. Returns the lists that deliveries in flight still iterate with the trigger.
   func remove(_ trigger: Trigger) -> [ObserverList] {
-    guard case .perform(_, _, let waitFor, _) = run({ $0.remove(trigger) }) else { return [] }
-    // The replaced list, the trigger and the pruned lists are released here, after unlocking.
-    return waitFor
+    objectLock.lock()
+    let action = state.remove(trigger)
+    objectLock.unlock()
+    // The replaced list, the trigger and the pruned lists are released here, after unlocking
+    // (moved out of the action, not copied).
+    switch consume action {
+    case .removed(_, _, let waitFor, _): return waitFor
+    default: return []
+    }
   }
 
   /// Waits until no delivery iterates any of `lists` (lists of this context, closed), unless

@@ -69,30 +69,39 @@ struct RegistrarStateMachine {
     lists = Array(repeating: nil, count: keyCount)
   }
 
-  /// A list that becomes key `key`'s (in ``lists``, where the fast path finds it): the context
-  /// closes `old`'s gate with the property lock still held, then releases `old` after
-  /// unlocking.
+  /// A list that becomes key `key`'s (in ``lists``, where the fast path finds it), and the one
+  /// it replaces (closed), released after unlocking.
   struct Publication {
     let key: Int
     let list: ObserverList?
     let old: ObserverList?
   }
 
-  /// What the owner does after a transition.
+  /// What the owner does after a transition, after unlocking; what an action holds is released
+  /// with it (a release may run a `deinit`). (A list a transition replaces has its gate closed
+  /// by the transition, under the lock: its key's new list is already where sets find it.)
+  /// Registration and removal, the hot paths, allocate nothing here.
   enum Action {
     /// Nothing.
     case none
     /// Nothing was done: the object is being released.
     case refused
-    /// Before unlocking, close the gates of the lists `publish` replaces (their keys' new lists
-    /// are already where sets find them). After unlocking: release `release` (replaced lists,
-    /// a trigger taken out in place, retired lists forgotten, a classic registration's token,
-    /// pending manual frames — a release may run a `deinit`), wait for the deliveries still
-    /// inside `waitFor` (unless the thread is delivering), and invalidate `invalidate` (the
-    /// observations rooted at a released object).
-    case perform(
-      publish: [Publication] = [], release: [Any] = [], waitFor: [ObserverList] = [],
-      invalidate: [Observation] = [])
+    /// `publication`'s list replaces its key's.
+    case publish(Publication)
+    /// A trigger removed: `publication`'s list replaces its key's, if the trigger was not taken
+    /// out in place (`released`); wait for the deliveries still inside `waitFor` (unless the
+    /// thread is delivering); release `pruned` (retired lists forgotten).
+    case removed(
+      Publication?, released: Trigger?, waitFor: [ObserverList], pruned: [ObserverList])
+    /// Release these (retired lists forgotten, a classic registration), and invalidate the
+    /// observation of `invalidate` (a classic registration's).
+    case release([AnyObject], invalidate: Observation?)
+    /// The object is gone: every key's list is replaced by none (`publications`); invalidate
+    /// the observations rooted at the object (`rooted`); release the classic registrations and
+    /// the manual frames.
+    case tornDown(
+      publications: [Publication], rooted: [Observation], classic: [ClassicRegistration],
+      frames: [ManualFrame])
     /// The did-phase of `frame` is due (a `didChangeValue` found its `willChangeValue`).
     case finish(ManualFrame)
   }
@@ -108,10 +117,10 @@ struct RegistrarStateMachine {
     guard let old = lists[key] else {
       let made = ObserverList.make(
         keyIndex: key, CollectionOfOne(trigger), capacity: firstListSlots)
-      return .perform(publish: [replace(key: key, with: made)])
+      return .publish(replace(key: key, with: made))
     }
     if !old.isInFlight, old.appendInPlace(trigger) { return .none }
-    return .perform(publish: [replace(key: key, with: old.copy(inserting: trigger))])
+    return .publish(replace(key: key, with: old.copy(inserting: trigger)))
   }
 
   /// Ends `trigger` and removes it from the list of its key: in place when the list is idle
@@ -119,31 +128,35 @@ struct RegistrarStateMachine {
   /// last trigger). Removing an ended trigger changes nothing, but still reports the lists it
   /// is held in, so that every invalidation waits for the same deliveries.
   mutating func remove(_ trigger: Trigger) -> Action {
-    var publish: [Publication] = []
-    var release: [Any] = []
+    var publication: Publication?
+    var released: Trigger?
     let key = trigger.keyIndex
     if trigger.isActive {
       trigger.end()
       if let old = lists[key], let slot = old.slot(of: trigger) {
         if !old.isInFlight, old.live > 1, !old.needsCompactingAfterRemoval {
-          if let taken = old.removeInPlace(at: slot) { release.append(taken) }
+          released = old.removeInPlace(at: slot)
         } else {
           // The last trigger leaves no list (no copy to make of one).
           let remaining = old.live > 1 ? old.copy(removing: trigger) : nil
-          publish.append(replace(key: key, with: remaining))
+          publication = replace(key: key, with: remaining)
         }
       }
     }
-    let held = lists(holding: trigger)
-    release += pruneRetired()
-    return .perform(publish: publish, release: release, waitFor: held)
+    return .removed(
+      publication, released: released, waitFor: lists(holding: trigger), pruned: pruneRetired())
   }
 
   /// Makes `new` the list of key `key`. The old list is retired if a delivery iterates it.
   private mutating func replace(key: Int, with new: ObserverList?) -> Publication {
     let old = lists[key]
     lists[key] = new
-    if let old, old.isInFlight { retired.append(RetiredList(list: old)) }
+    if let old {
+      // Closed as it is replaced, under the lock the transition runs with: no set enters it
+      // after (sets enter only published lists, under that lock).
+      old.gate.pointee.close()
+      if old.isInFlight { retired.append(RetiredList(list: old)) }
+    }
     return Publication(key: key, list: new, old: old)
   }
 
@@ -160,7 +173,7 @@ struct RegistrarStateMachine {
 
   /// Forgets the retired lists no delivery iterates any more.
   mutating func forgetDelivered() -> Action {
-    .perform(release: pruneRetired())
+    .release(pruneRetired(), invalidate: nil)
   }
 
   /// Forgets the retired lists no delivery iterates any more. Returns the strong references
@@ -208,8 +221,7 @@ struct RegistrarStateMachine {
     guard let index = classic.lastIndex(where: matches) else { return .none }
     let registration = classic.remove(at: index)
     registration.move(to: .removed)
-    return .perform(
-      release: [registration], invalidate: registration.token.map { [$0.observation] } ?? [])
+    return .release([registration], invalidate: registration.token?.observation)
   }
 
   /// Keeps `frame`, a `willChangeValue` waiting for its `didChangeValue`.
@@ -234,23 +246,24 @@ struct RegistrarStateMachine {
   mutating func tearDown() -> Action {
     guard phase == .open else { return .none }
     phase = .tornDown
-    var publish: [Publication] = []
-    var invalidate: [Observation] = []
-    var release: [Any] = manualFrames + classic
+    var publications: [Publication] = []
+    var rooted: [Observation] = []
     for registration in classic { registration.move(to: .removed) }
-    manualFrames = []
-    classic = []
     for key in lists.indices {
       guard let list = lists[key] else { continue }
       list.forEachTrigger { trigger in
         guard trigger.isActive else { return }
         trigger.end()
-        if let observation = trigger.rootedObservation { invalidate.append(observation) }
+        if let observation = trigger.rootedObservation { rooted.append(observation) }
       }
-      publish.append(replace(key: key, with: nil))
+      publications.append(replace(key: key, with: nil))
     }
-    release += pruneRetired()
-    return .perform(publish: publish, release: release, invalidate: invalidate)
+    defer {
+      classic = []
+      manualFrames = []
+    }
+    return .tornDown(
+      publications: publications, rooted: rooted, classic: classic, frames: manualFrames)
   }
 
   /// How many triggers the lists hold, over all keys.
