@@ -117,16 +117,22 @@ public protocol KeyValueObservable: AnyObject {
     for keyPath: KeyPath<Root, Member>
   ) -> AnyObject?
 
-  /// Called by the setter of an ``Observed`` property before the value is stored; as
-  /// `_observedRead`, calls Swift's registrar's `willSet` for an `Observable` class only.
+  /// Called by the setter of an ``Observed`` property before the value is stored, with the
+  /// value to store and a way to read the one stored (under the object's lock); as
+  /// `_observedRead`, calls Swift's registrar's `willSet` for an `Observable` class only, and
+  /// then only if the value changes as `@Observable` decides (`==` for an `Equatable` type, `===`
+  /// for a class, any set otherwise). Returns what it reported to, for `_observedDidSet`, or
+  /// `nil` if it reported nothing.
   static func _observedWillSet<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>)
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, to newValue: Member,
+    from current: () -> Member
+  ) -> Unmanaged<AnyObject>?
 
   /// Called by the setter of an ``Observed`` property after the value is stored and its
-  /// observers notified; as `_observedRead`, calls Swift's registrar's `didSet` for an
-  /// `Observable` class only.
+  /// observers notified, when `_observedWillSet` reported the change to `registrar`; as
+  /// `_observedRead`, calls Swift's registrar's `didSet` for an `Observable` class only.
   static func _observedDidSet<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>)
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, reportedTo registrar: Unmanaged<AnyObject>)
 
   /// Removes the most recent registration of `observer` for `keyPath`, whatever its context;
   /// see the default implementation. Foundation's override point, as

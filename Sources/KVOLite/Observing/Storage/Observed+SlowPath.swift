@@ -42,30 +42,29 @@ extension Observed {
   ) {
     let state = storage.pointee.state
     let key = StorageState.keyIndex(of: state)
-    owner._withUnsafeGuaranteedRef { object in
-      guard state & StorageState.observed != 0,
-        let context = registrar._withUnsafeGuaranteedRef({ $0.existingContextUnretained }),
-        let list = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
-      else {
-        // Nobody to notify (the last observer is gone: sets of this property are fast again);
-        // a reading that tracks the property learns of the set by its change counter.
-        storage.pointee.state = StorageState.afterSet(state) & ~StorageState.observed
-        let old = exchange(storage, newValue)
-        lock.unlock()
-        _ = old
-        return
-      }
-      deliverSetting(object, list, storage, lock, newValue)
-      context._withUnsafeGuaranteedRef { $0.endDelivery(list) }
+    guard state & StorageState.observed != 0,
+      let context = registrar._withUnsafeGuaranteedRef({ $0.existingContextUnretained }),
+      let list = context._withUnsafeGuaranteedRef({ $0.beginDelivery(key: key) })
+    else {
+      // Nobody to notify (the last observer is gone: sets of this property are fast again);
+      // a reading that tracks the property learns of the set by its change counter.
+      storage.pointee.state = StorageState.afterSet(state) & ~StorageState.observed
+      let old = exchange(storage, newValue)
+      lock.unlock()
+      _ = old
+      return
     }
+    deliverSetting(owner, list, storage, lock, newValue, state)
+    context._withUnsafeGuaranteedRef { $0.endDelivery(list) }
   }
 
-  /// The rest of ``setObserved(_:_:_:_:)``: the object is locked, and `list` retained and
-  /// counted in flight.
+
+  /// The rest of ``setObserved(_:_:_:_:)``: the object is locked (its storage's state read as
+  /// `state`), and `list` retained and counted in flight.
   @inlinable @inline(__always)
   static func deliverSetting(
-    _ object: AnyObject, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,
-    _ lock: PropertyLock, _ newValue: Value
+    _ owner: Unmanaged<AnyObject>, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,
+    _ lock: PropertyLock, _ newValue: Value, _ state: UInt32
   ) {
     if list.needsWillPhase {
       // Prior notifications and path observers' old values come before the write, so the
@@ -73,13 +72,15 @@ extension Observed {
       // ``ObservingOptions/prior``.)
       let old = storage.pointee.value
       lock.unlock()
-      let frame = ChangeFrame.willChange(object, list: list, kind: .setting, indexes: nil, old: old)
+      let frame = owner._withUnsafeGuaranteedRef {
+        ChangeFrame.willChange($0, list: list, kind: .setting, indexes: nil, old: old)
+      }
       lock.lock()
       storage.pointee.state = StorageState.afterSet(storage.pointee.state)
       let replaced = exchange(storage, newValue)
       lock.unlock()
       _ = replaced
-      frame.didChange(object, old: old, new: newValue)
+      owner._withUnsafeGuaranteedRef { frame.didChange($0, old: old, new: newValue) }
     } else {
       // The records take their copies of the values before the new value moves in (so the
       // value is copied once per record, and not once more for the storage).
@@ -91,11 +92,16 @@ extension Observed {
       let both =
         kinds & 0b1000 != 0
         ? KeyValueChange(kind: .setting, oldValue: old, newValue: newValue) : bare
-      storage.pointee.state = StorageState.afterSet(storage.pointee.state)
+      // Still locked since `state` was read.
+      if _slowPath(state & StorageState.tracked != 0) {
+        storage.pointee.state = StorageState.afterSet(state)
+      }
       let replaced = exchange(storage, newValue)
       lock.unlock()
       _ = replaced
-      list.deliverSetting(object, bare: bare, newOnly: newOnly, oldOnly: oldOnly, both: both)
+      owner._withUnsafeGuaranteedRef {
+        list.deliverSetting($0, bare: bare, newOnly: newOnly, oldOnly: oldOnly, both: both)
+      }
     }
   }
 }

@@ -23,8 +23,10 @@ import KVOLiteLocking
 ///
 /// In a class that is also `Observation.Observable` (declared where the class adopts
 /// ``KeyValueObservable``), every get is reported to Swift Observation (`access`) and every set
-/// too, `willSet` before the value is stored and `didSet` after, with no lock held; in any other
-/// class those calls compile to nothing.
+/// that changes the value as `@Observable` decides (`==` for an `Equatable` type, `===` for a
+/// class, every set otherwise), `willSet` before the value is stored and `didSet` after, with no
+/// lock held; in any other class those calls compile to nothing. KVOLite's own observers (and
+/// Combine's) hear of every set, equal or not.
 @propertyWrapper
 public struct Observed<Value> {
   /// The property's observation state (see ``StorageState``). First, so that the registrar
@@ -70,71 +72,100 @@ public struct Observed<Value> {
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
   ) -> Value {
     @inline(__always) get {
-      let base = Unmanaged.passUnretained(object).toOpaque()
-      let lock = PropertyLock(for: base)
+      let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
       lock.lock()
       let storage = address(of: storageKeyPath, in: object)
-      if _slowPath(StorageProbe.isActive) {
-        StorageProbe.report(
-          storage, of: object, keyPath: wrappedKeyPath, storageKeyPath: storageKeyPath)
-      }
-      let state = storage.pointee.state
-      // The first get or set on each object hands the property's accessors over (for
-      // key-value coding to call them), after unlocking.
-      let pending = state & StorageState.accessorsPending != 0
-      if _slowPath(pending) { storage.pointee.state = state & ~StorageState.accessorsPending }
-      let value = storage.pointee.value
-      lock.unlock()
-      if _slowPath(pending) {
-        AccessorRegistry.handOver(
-          wrappedKeyPath, of: object, offset: UnsafeRawPointer(base).distance(to: storage))
+      let value: Value
+      if _slowPath(
+        StorageProbe.isActive || storage.pointee.state & StorageState.accessorsPending != 0)
+      {
+        value = getReporting(storage, of: object, lock) { wrappedKeyPath }
+      } else {
+        value = storage.pointee.value
+        lock.unlock()
       }
       // Swift Observation's read (nothing unless the class is `Observable`).
       Root._observedRead(object, wrappedKeyPath)
       return value
     }
     @inline(__always) set {
-      // Swift Observation's will and did (nothing unless the class is `Observable`).
-      Root._observedWillSet(object, wrappedKeyPath)
       let owner = Unmanaged.passUnretained(object)
       let lock = PropertyLock(for: owner.toOpaque())
-      lock.lock()
       let storage = address(of: storageKeyPath, in: object)
-      if _slowPath(storage.pointee.state & StorageState.slowSet != 0) {
-        setSlowly(newValue, owner, storage, lock, wrappedKeyPath)
-      } else {
+      // Swift Observation's will and did: nothing unless the class is `Observable`, and then
+      // only for a value that changes, compared with the one stored outside the lock.
+      // (Asked only of such a class: the key paths stay compile-time constants in any other.)
+      let reported =
+        Root._tracksSwiftObservation
+        ? Root._observedWillSet(object, wrappedKeyPath, to: newValue) {
+          lock.lock()
+          let value = storage.pointee.value
+          lock.unlock()
+          return value
+        } : nil
+      lock.lock()
+      let state = storage.pointee.state
+      guard _slowPath(state & StorageState.slowSet != 0) else {
         let old = exchange(storage, newValue)
         lock.unlock()
         _ = old  // Released here, after unlocking.
+        if let reported { Root._observedDidSet(object, wrappedKeyPath, reportedTo: reported) }
+        return
       }
-      Root._observedDidSet(object, wrappedKeyPath)
+      // The first get or set on each object hands the property's accessors over, after
+      // unlocking; the rest of a set that is not only a move: see `setObserved`.
+      if _slowPath(state & StorageState.accessorsPending != 0) {
+        storage.pointee.state = state & ~StorageState.accessorsPending
+        setObserved(owner, storage, lock, newValue)
+        handOver(
+          of: object, offset: UnsafeRawPointer(owner.toOpaque()).distance(to: storage)
+        ) { wrappedKeyPath }
+      } else {
+        setObserved(owner, storage, lock, newValue)
+      }
+      if let reported { Root._observedDidSet(object, wrappedKeyPath, reportedTo: reported) }
     }
   }
 
-  /// A set that is not only a move, entered with the object's lock held: hands the property's
-  /// accessors over if no get or set did on this object yet, and stores `newValue`, notifying
-  /// the key's observers if it has any (see ``setObserved(_:_:_:_:)``). Unlocks.
-  @inlinable @inline(__always)
-  static func setSlowly<Root: KeyValueObservable>(
-    _ newValue: __owned Value, _ owner: Unmanaged<Root>,
-    _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock,
-    _ wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>
+  // The accessors' key paths are compile-time constants only while nothing but inlined code
+  // uses them: a key path handed to a call is made on every run of the accessor, whichever
+  // branch the call is in (two runtime calls, more than a whole set costs). So their slow
+  // paths take them as closures, which the compiler specializes into copies of the functions
+  // below in the client's module: the key path is then made inside the copy, when it runs.
+
+  /// Hands the property's accessors over (see ``AccessorRegistry``): the first set of it on
+  /// `object`, after unlocking.
+  @inlinable @inline(never)
+  static func handOver<Root: KeyValueObservable>(
+    of object: Root, offset: Int, _ keyPath: () -> ReferenceWritableKeyPath<Root, Value>
   ) {
+    AccessorRegistry.handOver(keyPath(), of: object, offset: offset)
+  }
+
+  /// The rest of a get that a probe sees or that is the first on `object` (entered with the
+  /// object's lock held): reports the get to this thread's probe, if it is probing (see
+  /// ``StorageProbe``), reads the value and unlocks, and hands the accessors over if no get
+  /// or set of the property on `object` has yet.
+  @inlinable @inline(never)
+  static func getReporting<Root: KeyValueObservable>(
+    _ storage: UnsafeMutablePointer<Observed<Value>>, of object: Root, _ lock: PropertyLock,
+    _ keyPath: () -> ReferenceWritableKeyPath<Root, Value>
+  ) -> Value {
+    let wrappedKeyPath = keyPath()
+    if StorageProbe.isActive { StorageProbe.report(storage, of: object, keyPath: wrappedKeyPath) }
     let state = storage.pointee.state
     let pending = state & StorageState.accessorsPending != 0
-    if _slowPath(pending) { storage.pointee.state = state & ~StorageState.accessorsPending }
-    setObserved(owner, storage, lock, newValue)
-    if _slowPath(pending) {
-      let base = UnsafeRawPointer(owner.toOpaque())
-      owner._withUnsafeGuaranteedRef {
-        AccessorRegistry.handOver(
-          wrappedKeyPath, of: $0, offset: base.distance(to: UnsafeRawPointer(storage)))
-      }
+    if pending { storage.pointee.state = state & ~StorageState.accessorsPending }
+    let value = storage.pointee.value
+    lock.unlock()
+    if pending {
+      let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+      AccessorRegistry.handOver(wrappedKeyPath, of: object, offset: base.distance(to: storage))
     }
+    return value
   }
 
-  /// The address of the storage in `object`. Call with the object's lock held: the projection
-  /// is an exclusive access to the property.
+  /// The address of the storage in `object`, for use with the object's lock held.
   ///
   /// The access ends before the address is used, and nothing but an unretained reference to
   /// `object` is used after it: that keeps the compiler from retaining `object` around the set

@@ -25,16 +25,17 @@ extension KeyValueObservable {
     for keyPath: KeyPath<Root, Member>
   ) -> AnyObject? { nil }
 
-  /// Does nothing: Swift Observation does not track this class.
+  /// Does nothing, and returns `nil`: Swift Observation does not track this class.
   @inlinable @inline(__always)
   public static func _observedWillSet<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>
-  ) {}
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, to newValue: Member,
+    from current: () -> Member
+  ) -> Unmanaged<AnyObject>? { nil }
 
   /// Does nothing: Swift Observation does not track this class.
   @inlinable @inline(__always)
   public static func _observedDidSet<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, reportedTo registrar: Unmanaged<AnyObject>
   ) {}
 }
 
@@ -64,24 +65,33 @@ extension KeyValueObservable where Self: Observable {
 
   /// Reports the coming change to the object's Swift registrar (`willSet`, which runs the
   /// `onChange` handlers of the tracking that read the property), before the value is stored
-  /// and with no lock held.
+  /// and with no lock held, if a read of the object was ever tracked and the new value differs
+  /// from the one `current` reads, as `@Observable` decides (``ObservedEquality``). Returns
+  /// what it reported to (not retained: the object holds it), which ``_observedDidSet(_:_:reportedTo:)``
+  /// reports the change to after the store.
   @inlinable @inline(__always)
   public static func _observedWillSet<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>
-  ) {
-    SwiftObservationBox.willSet(
-      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self)
-    )
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, to newValue: Member,
+    from current: () -> Member
+  ) -> Unmanaged<AnyObject>? {
+    guard let box = SwiftObservationBox.existing(of: object),
+      ObservedEquality.changes(current(), newValue)
+    else { return nil }
+    box.willSet(
+      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self))
+    return Unmanaged.passUnretained(box)
   }
 
   /// Reports the change to the object's Swift registrar (`didSet`), after the value is stored
   /// and KVOLite's observers notified, with no lock held.
   @inlinable @inline(__always)
   public static func _observedDidSet<Root: KeyValueObservable, Member>(
-    _ object: Root, _ keyPath: KeyPath<Root, Member>
+    _ object: Root, _ keyPath: KeyPath<Root, Member>, reportedTo registrar: Unmanaged<AnyObject>
   ) {
-    SwiftObservationBox.didSet(
-      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self)
-    )
+    registrar._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: SwiftObservationBox.self).didSet(
+        unsafeDowncast(object, to: Self.self),
+        unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self))
+    }
   }
 }

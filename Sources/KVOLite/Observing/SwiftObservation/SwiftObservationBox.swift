@@ -34,23 +34,27 @@ final class SwiftObservationBox: Sendable {
     box(of: object).registrar.access(object, keyPath: keyPath)
   }
 
-  /// Reports that `keyPath` of `object` will change (before it is stored), if anything ever
-  /// read a property of `object` (before that, nothing can be tracking it).
+  /// The box of `object`, if a read of it was ever tracked (before that, nothing can be
+  /// tracking it, and a set reports nothing).
   @usableFromInline
-  static func willSet<Subject: KeyValueObservable & Observable, Member>(
+  static func existing(of object: some KeyValueObservable) -> SwiftObservationBox? {
+    existingBox(of: object)
+  }
+
+  /// Reports that `keyPath` of `object` will change (before the value is stored).
+  @usableFromInline
+  func willSet<Subject: KeyValueObservable & Observable, Member>(
     _ object: Subject, _ keyPath: KeyPath<Subject, Member>
   ) {
-    guard let box = existingBox(of: object) else { return }
-    box.registrar.willSet(object, keyPath: keyPath)
+    registrar.willSet(object, keyPath: keyPath)
   }
 
   /// Reports that `keyPath` of `object` changed (after it was stored).
   @usableFromInline
-  static func didSet<Subject: KeyValueObservable & Observable, Member>(
+  func didSet<Subject: KeyValueObservable & Observable, Member>(
     _ object: Subject, _ keyPath: KeyPath<Subject, Member>
   ) {
-    guard let box = existingBox(of: object) else { return }
-    box.registrar.didSet(object, keyPath: keyPath)
+    registrar.didSet(object, keyPath: keyPath)
   }
 
   /// Reports a change of an ``Observed`` property of `object` made without its setter

@@ -30,8 +30,6 @@ enum StorageProbe {
     let offset: Int
     /// The property's key path, rooted at the class that declares the property.
     let keyPath: AnyKeyPath
-    /// The storage's key path (`\Contact._nickname`).
-    let storageKeyPath: AnyKeyPath
     /// The class that declares the property.
     let declaringType: any KeyValueObservable.Type
     /// The object itself, kept alive, when the probe tracks changes (``Request/tracksChanges``):
@@ -63,16 +61,14 @@ enum StorageProbe {
   /// Called by ``Observed``'s getter while a probe is in progress anywhere.
   @usableFromInline
   static func report<Root: KeyValueObservable>(
-    _ storage: UnsafeMutableRawPointer, of object: Root, keyPath: AnyKeyPath,
-    storageKeyPath: AnyKeyPath
+    _ storage: UnsafeMutableRawPointer, of object: Root, keyPath: AnyKeyPath
   ) {
     guard let probe = ThreadIdentity.probe else { return }
     let request = probe.assumingMemoryBound(to: Request.self)
     guard request.pointee.reports.count < request.pointee.limit else { return }
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     var report = Report(
-      base: base, offset: base.distance(to: storage), keyPath: keyPath,
-      storageKeyPath: storageKeyPath, declaringType: Root.self)
+      base: base, offset: base.distance(to: storage), keyPath: keyPath, declaringType: Root.self)
     if request.pointee.tracksChanges {
       // The getter holds the property lock: the state is read and marked under it.
       report.object = object
@@ -137,17 +133,12 @@ enum StorageProbe {
   static func propertyName(
     of keyPath: AnyKeyPath, in object: AnyObject, reading read: (AnyObject) -> Any
   ) -> String? {
-    // The storage's key path names the wrapper's stored property: `\Contact._nickname`.
-    guard let storage = report(of: keyPath, in: object, reading: read)?.storageKeyPath else {
-      return nil
-    }
-    var name = String(describing: storage)
-    if name.hasPrefix("\\") { name.removeFirst() }
-    guard let dot = name.lastIndex(of: "."), name[name.index(after: dot)...].hasPrefix("_") else {
-      return nil
-    }
-    name.remove(at: name.index(after: dot))
-    return name
+    // The runtime names the wrapper's stored property: `_nickname`.
+    guard let report = report(of: keyPath, in: object, reading: read),
+      let field = StoredFields.of(report.declaringType).first(where: { $0.offset == report.offset }),
+      field.name.hasPrefix("_")
+    else { return nil }
+    return "\(report.declaringType).\(field.name.dropFirst())"
   }
 
   /// The report of the ``Observed`` property of `object` that `keyPath` is, if it is one: its
