@@ -21,6 +21,8 @@ private final class Bookworm: KeyValueObservable, @unchecked Sendable {
   var totalPages: Int { books.reduce(0) { $0 + $1.pages } }
   /// Reads `first` twice.
   var twice: String { first + first }
+  /// Reads every book's pages twice.
+  var doubledPages: Int { totalPages + totalPages }
   /// Declared, with no `affectedBy`: found by reading, observable by string.
   var badge: String { "\(first.prefix(1))\(last.prefix(1))" }
 }
@@ -90,6 +92,33 @@ struct FoundInputsTests {
     second.pages = 2
     #expect(
       log.all == ["0 -> 100", "100 -> 120", "120 -> 125", "125 -> 25", "25 -> 0"])
+    token.invalidate()
+  }
+
+  /// A reading of more than a few links keeps them in a table (a few are searched): each of
+  /// them, the first and the last, is linked once, and read again.
+  @Test("a reading of many inputs, each read twice, links each once", arguments: [3, 8, 9, 40])
+  func manyInputs(count: Int) {
+    let reader = Bookworm()
+    let books = (1...count).map { Book(pages: $0) }
+    reader.books = books
+    let log = Log<Int>()
+    let token = reader.observe(\.doubledPages, options: [.new]) { _, change in
+      log.append(change.newValue ?? -1)
+    }
+    var expected: [Int] = []
+    for book in books {
+      book.pages += 100
+      expected.append(reader.doubledPages)
+    }
+    books[0].pages = 0
+    expected.append(reader.doubledPages)
+    reader.books = Array(books.prefix(2))
+    expected.append(reader.doubledPages)
+    books[count - 1].pages = 7  // no longer read
+    books[1].pages = 7
+    expected.append(reader.doubledPages)
+    #expect(log.all == expected)
     token.invalidate()
   }
 

@@ -29,7 +29,10 @@ struct LinksReading {
   private(set) var targets: [Target] = []
   /// The first error met: a key whose storage cannot be observed.
   private(set) var failure: KeyValueError?
+  /// Where each wanted link is in `wanted`, once there are more than a few (a few are
+  /// searched: most readings want a handful of links, and a dictionary costs more than that).
   private var positions: [LinksStateMachine.Key: Int] = [:]
+  private static let searchedLinks = 8
   private let root: AnyObject
   /// Whether every link reads again (the observation finds inputs, which may change with any
   /// change).
@@ -69,12 +72,15 @@ struct LinksReading {
   /// Wants a link on every key the getters of `reports` read (a probe that tracks changes):
   /// each reads again when it changes.
   mutating func want(found reports: [StorageProbe.Report]) {
-    var tables: [ObjectIdentifier: KeyTable] = [:]
+    wanted.reserveCapacity(wanted.count + reports.count)
+    targets.reserveCapacity(targets.count + reports.count)
+    // The getters of one reading mostly read properties of one class.
+    var last: (type: ObjectIdentifier, table: KeyTable)?
     for report in reports {
       guard let object = report.object else { continue }
       let declaring = ObjectIdentifier(report.declaringType)
-      let table = tables[declaring] ?? KeyTable.of(report.declaringType)
-      tables[declaring] = table
+      let table = last?.type == declaring ? last!.table : KeyTable.of(report.declaringType)
+      last = (declaring, table)
       guard let key = table.indexByOffset[report.offset] else { continue }
       add(
         key, of: object, offset: report.offset,
@@ -83,14 +89,23 @@ struct LinksReading {
     }
   }
 
+  /// The place of `id` in `wanted`, if it is wanted.
+  private func position(of id: LinksStateMachine.Key) -> Int? {
+    wanted.count <= Self.searchedLinks
+      ? wanted.firstIndex { $0.key == id } : positions[id]
+  }
+
   private mutating func add(
     _ key: Int, of object: any KeyValueObservable, offset: Int?, notifies: Bool,
     counter: UInt32?, rereads: Bool, isRoot: Bool
   ) {
     let id = LinksStateMachine.Key(object: ObjectIdentifier(object), key: key)
     let rereads = rereads || everyLinkRereads
-    guard let position = positions[id] else {
-      positions[id] = wanted.count
+    guard let position = position(of: id) else {
+      if wanted.count == Self.searchedLinks {
+        for (position, link) in wanted.enumerated() { positions[link.key] = position }
+      }
+      if wanted.count >= Self.searchedLinks { positions[id] = wanted.count }
       wanted.append(.init(key: id, rereads: rereads, isRoot: isRoot))
       targets.append(
         Target(

@@ -56,7 +56,8 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
   ///   when nothing is linked (a getter that read no ``Observed`` key, and no declared input).
   func start() throws(KeyValueError) {
     guard let root else { return }
-    _ = try relink(root, throwing: true)
+    var generation: UInt64 = 0
+    try relink(root, throwing: true, generation: &generation)
     if plan.branches.isEmpty, let unobservable = plan.unobservable,
       lock.withLock({ machine.linkCount }) == 0
     {
@@ -102,12 +103,15 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
     defer { calls.leave() }
     // A relationship replaced by an object whose keys cannot be observed leaves the branch cut
     // there; the value is still read through the whole path.
-    var found = rereads ? (try? relink(root)) ?? nil : nil
+    // (The generation apart from the value: a tuple of a generic type would cost a lookup of
+    // its metadata on every delivery.)
+    var generation: UInt64 = 0
+    var found = rereads ? (try? relink(root, generation: &generation)) ?? nil : nil
     // A reading begun since this one read the value: another change, whose own delivery may
     // come first; read again, so that this one does not carry an older value than that one.
-    if found != nil, lock.withLock({ machine.begun }) > found!.generation { found = nil }
+    if found != nil, lock.withLock({ machine.begun }) > generation { found = nil }
     let exact = plan.isExactToMany && kind != .setting
-    let new: Value? = !wantsNew ? nil : exact ? keyNew.map(elements) : found?.value ?? read(root)
+    let new: Value? = !wantsNew ? nil : exact ? keyNew.map(elements) : found ?? read(root)
     handler(
       root,
       KeyValueChange(
@@ -119,16 +123,18 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
   /// have changed with elements of a relationship, which no link here hears of).
   func relinkIfWired() {
     guard plan.wiringFrom < plan.branches.count, let root else { return }
-    _ = try? relink(root)
+    var generation: UInt64 = 0
+    _ = try? relink(root, generation: &generation)
   }
 
   /// Reads what the value depends on and places the links it wants, again until a reading
   /// places with no set racing one of its new links; returns the value when the reading read it
-  /// (the plan's ``LinksReader/value``), with the reading's generation. With `throwing`, the
-  /// first key that cannot be observed is thrown, before anything is placed.
-  func relink(_ root: Root, throwing: Bool = false) throws(KeyValueError) -> (
-    value: Value, generation: UInt64
-  )? {
+  /// (the plan's ``LinksReader/value``), and sets `readAt` to the reading's generation. With
+  /// `throwing`, the first key that cannot be observed is thrown, before anything is placed.
+  @discardableResult
+  func relink(
+    _ root: Root, throwing: Bool = false, generation readAt: inout UInt64
+  ) throws(KeyValueError) -> Value? {
     while true {
       guard case .read(let generation) = lock.withLock({ machine.beginReading() }) else {
         return nil
@@ -149,7 +155,10 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
       // reading to the objects it read.
       for trigger in detached { _ = trigger.detach() }
       withExtendedLifetime(reading) {}
-      if !raced { return value.map { ($0, generation) } }
+      if !raced {
+        readAt = generation
+        return value
+      }
     }
   }
 
