@@ -55,7 +55,7 @@
     static func explore(
       normalizes: Bool, preemptions: Int? = nil,
       third: ((World) -> ThreadScheduler.Caller)? = nil, atEnd: @escaping (World) -> String?
-    ) -> InterleavingExplorer.Report {
+    ) -> ThreadScheduler.Report {
       ThreadScheduler.explore(
         stepsArePoints: third != nil, preemptions: preemptions,
         setUp: { () -> (World, [ThreadScheduler.Caller]) in

@@ -44,7 +44,7 @@
     /// subscriber received exactly `expected`.
     static func explore(
       _ hop: Operator, cancelsAtValue: Int? = nil, expected: [String]
-    ) -> InterleavingExplorer.Report {
+    ) -> ThreadScheduler.Report {
       ThreadScheduler.explore(
         preemptions: 2,
         setUp: { () -> (World, [ThreadScheduler.Caller]) in

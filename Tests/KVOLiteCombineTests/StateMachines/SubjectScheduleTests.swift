@@ -54,7 +54,7 @@
     /// `receive(subscription:)`), a sender and a completer (none for `objectWillChange`).
     static func explore(
       _ kind: Kind, asking: Subscribers.Demand, cancelsInside: Bool
-    ) -> InterleavingExplorer.Report {
+    ) -> ThreadScheduler.Report {
       ThreadScheduler.explore(
         setUp: { () -> (World, [ThreadScheduler.Caller]) in
           let world = World(kind, asking: asking, cancelsInside: cancelsInside)

@@ -55,7 +55,7 @@
     }
 
     static func explore(_ callers: @escaping (World) -> [ThreadScheduler.Caller])
-      -> InterleavingExplorer.Report
+      -> ThreadScheduler.Report
     {
       ThreadScheduler.explore(
         preemptions: 2,

@@ -58,12 +58,12 @@
       setUp: () -> (world: World, callers: [Caller]),
       invariant: (World) -> String? = { _ in nil },
       atEnd: (World) -> String? = { _ in nil }
-    ) -> InterleavingExplorer.Report {
+    ) -> ThreadScheduler.Report {
       var prefix: [Int] = []
       // The ready callers at each step of the schedule the prefix replays, as first met: a
       // replay that meets others is a scenario that is not deterministic.
       var met: [[Int]] = []
-      var report = InterleavingExplorer.Report(interleavings: 0, truncated: false, failure: nil)
+      var report = ThreadScheduler.Report(interleavings: 0, truncated: false, failure: nil)
       // A first run, unscheduled, fills what the process fills once (a property's accessors
       // handed over, a key path learned), so that every interleaving explored meets the same.
       warmUp(setUp().callers, timeout: timeout / 5)
