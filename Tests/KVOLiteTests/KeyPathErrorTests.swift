@@ -64,8 +64,12 @@ struct KeyPathErrorTests {
     let parcel = Parcel()
     let expected = KeyValueError.unknownKey(
       key: "zzzzzz", type: "Parcel", path: "", suggestion: nil)
-    #expect(throws: expected) { _ = try parcel.observe("zzzzzz") { _ in } }
+    #expect(throws: expected) { _ = try parcel.value(forKey: "zzzzzz") }
     #expect(expected.description == #"Parcel has no key "zzzzzz""#)
+    // Observed by name, it may be a computed property: the error says how to observe one.
+    #expect(throws: KeyValueError.unknownKeyToObserve(key: "zzzzzz", type: "Parcel", path: "")) {
+      _ = try parcel.observe("zzzzzz") { _ in }
+    }
   }
 
   @Test("a path cannot continue after an attribute")

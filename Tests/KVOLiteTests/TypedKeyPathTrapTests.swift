@@ -24,7 +24,7 @@ struct TypedKeyPathTrapTests {
       ))
   }
 
-  @Test("a computed property that is not declared stops the program, saying how to declare it")
+  @Test("a computed property that reads no @Observed property stops the program, naming the fix")
   func undeclaredComputed() async throws {
     let result = try #require(
       await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -33,7 +33,21 @@ struct TypedKeyPathTrapTests {
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(
       message.contains(
-        #"KVOLite: cannot observe the key path from Address to String: it is neither an @Observed property nor a key declared in Address.observableKeys (mark a stored property @Observed; declare a computed one as a derived key, with the key paths it reads: .derived("name", \.name, affectedBy: ["…"]))"#
+        "KVOLite: cannot observe the key path from Address to String: it is a computed property that reads no @Observed property, so it never notifies; mark the stored properties it reads @Observed"
+      ))
+  }
+
+  @Test(
+    "a computed property that reads only plain vars stops the program, naming them and the fix")
+  func computedOverPlainVars() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = Chant().observe(\.shout) { _, _ in }
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(
+      message.contains(
+        "KVOLite: cannot observe the key path from Chant to String: it is a computed property that reads no @Observed property, so it never notifies; mark the stored properties it reads @Observed (Chant's that are not: motto, volume)\n"
       ))
   }
 
@@ -119,6 +133,15 @@ struct TypedKeyPathTrapTests {
       ))
   }
 
+}
+
+/// A computed property over plain `var`s, which never notify.
+final class Chant: KeyValueObservable {
+  let observationRegistrar = ObservationRegistrar()
+  @Observed var team = "Reds"
+  var motto = "go"
+  var volume = 1
+  var shout: String { motto.uppercased() + String(repeating: "!", count: volume) }
 }
 
 extension Address {

@@ -24,6 +24,8 @@ extension KeyValueError {
     return switch self {
     case .unknownKey(let key, let type, let path, let suggestion):
       .unknownKey(key: key, type: type, path: join(path), suggestion: suggestion)
+    case .unknownKeyToObserve(let key, let type, let path):
+      .unknownKeyToObserve(key: key, type: type, path: join(path))
     case .malformedKeyPath(let path, let reason):
       .malformedKeyPath(path: join(path), reason: reason)
     case .unknownOperator(let name, let path): .unknownOperator(operator: name, path: join(path))

@@ -51,6 +51,15 @@ extension KeyValueObservable {
         message =
           "cannot \(action) \(name): it is not an @Observed property, so it never notifies"
           + " (mark it @Observed)"
+      } else if action == "observe", KeyPathComponents.identities(of: keyPath)?.count == 1 {
+        // A computed property: its reading found no @Observed property (none is observed by
+        // typed key path without one).
+        let plain = KeyTable.plainVariables(ofTypeNamed: table.typeName)
+        message =
+          "cannot observe \(subject): it is a computed property that reads no @Observed property,"
+          + " so it never notifies; mark the stored properties it reads @Observed"
+          + (plain.isEmpty
+            ? "" : " (\(table.typeName)'s that are not: \(plain.joined(separator: ", ")))")
       } else if KeyPathComponents.identities(of: keyPath)?.count == 1 {
         message =
           "cannot \(action) \(subject): it is neither an @Observed property nor a key declared"

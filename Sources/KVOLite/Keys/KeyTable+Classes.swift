@@ -41,6 +41,7 @@ extension KeyTable {
     let superclass = _getSuperclass(type) as? any KeyValueObservable.Type
     let parent = superclass.map { of($0) }
     if let superclass { noteInheritedDeclarations(of: type, superclass: superclass) }
+    notePlainVariables(of: type, typeName)
     var entries = parent?.entries ?? []
     var offsets = parent?.knownOffsets ?? []
     var problems: [String] = []
@@ -79,14 +80,21 @@ extension KeyTable {
       inheritedKeyPaths: parent?.indexByKeyPath ?? [:])
   }
 
-  /// The classes whose ``KeyValueObservable/observableKeys`` are their superclass's, by name,
-  /// with the class that declares the conformance: Swift calls that class's `observableKeys`
-  /// (a `static let` a subclass declares is another property, never called), so an unknown-key
-  /// error on such a class names the fix (see ``declarationHint(forTypeNamed:)``). Guarded by
-  /// `classesLock`.
-  nonisolated(unsafe) private static var inheritedDeclarations: [String: String] = [:]
+  /// What an unknown-key error on a class, named by the error, may be missing for (see
+  /// ``plainVariableHint(forKey:ofTypeNamed:)``, ``declarationHint(forTypeNamed:)``). Guarded by `classesLock`.
+  private struct Note {
+    /// The class that declares the conformance, when the class's
+    /// ``KeyValueObservable/observableKeys`` are its superclass's: Swift calls that class's
+    /// `observableKeys` (a `static let` a subclass declares is another property, never called).
+    var declarationsOf: String?
+    /// The class's stored `var`s that are not ``Observed`` (they are no keys).
+    var plainVariables: Set<String> = []
+  }
 
-  /// Notes `type` in ``inheritedDeclarations`` if its declarations are `superclass`'s.
+  /// Guarded by `classesLock`.
+  nonisolated(unsafe) private static var notes: [String: Note] = [:]
+
+  /// Notes `type`'s declarations as its superclass's, if they are.
   private static func noteInheritedDeclarations(
     of type: any KeyValueObservable.Type, superclass: any KeyValueObservable.Type
   ) {
@@ -94,7 +102,18 @@ extension KeyTable {
     var base: any KeyValueObservable.Type = superclass
     while let next = _getSuperclass(base) as? any KeyValueObservable.Type { base = next }
     let (typeName, baseName) = (String(describing: type), String(describing: base))
-    classesLock.withLock { inheritedDeclarations[typeName] = baseName }
+    classesLock.withLock { notes[typeName, default: Note()].declarationsOf = baseName }
+  }
+
+  /// Notes the stored `var`s of `type` (its superclasses' too) that are not ``Observed``.
+  private static func notePlainVariables(of type: AnyClass, _ typeName: String) {
+    let plain = StoredFields.of(type).filter {
+      $0.isVariable && !($0.type is any DiscoverableStorage.Type)
+    }
+    guard !plain.isEmpty else { return }
+    classesLock.withLock {
+      notes[typeName, default: Note()].plainVariables = Set(plain.map(\.name))
+    }
   }
 
   /// The names `type`'s ``KeyValueObservable/observableKeys`` declares.
@@ -102,15 +121,31 @@ extension KeyTable {
     type.observableKeys.table.entries.map(\.name)
   }
 
-  /// What an unknown key of the class named `typeName` may be missing for, if that class is a
-  /// subclass whose declarations are its superclass's: a `static let observableKeys` of its
-  /// own, which Swift never calls.
+  /// What the key `key` of the class named `typeName`, which it does not have, is missing
+  /// for, when that is known: it names a stored `var` that is not ``Observed``. (Said before a
+  /// close match: the name is right.)
+  static func plainVariableHint(forKey key: String, ofTypeNamed typeName: String) -> String? {
+    guard classesLock.withLock({ notes[typeName]?.plainVariables.contains(key) }) == true else {
+      return nil
+    }
+    return "\(typeName).\(key) is a stored property that is not @Observed: mark it @Observed"
+      + " to make it a key"
+  }
+
+  /// What a key of the class named `typeName` may be missing for if that class is a subclass
+  /// whose declarations are its superclass's: a `static let observableKeys` of its own, which
+  /// Swift never calls.
   static func declarationHint(forTypeNamed typeName: String) -> String? {
-    guard let base = classesLock.withLock({ inheritedDeclarations[typeName] }) else { return nil }
+    guard let base = classesLock.withLock({ notes[typeName]?.declarationsOf }) else { return nil }
     return "if \(typeName) declares it in a `static let observableKeys` of its own, that table"
       + " is never read (Swift calls \(base)'s): declare `class var observableKeys` in \(base)"
       + " and `override class var observableKeys` in \(typeName), adding to"
       + " `super.observableKeys`"
+  }
+
+  /// The stored `var`s of the class named `typeName` that are not ``Observed``, sorted.
+  static func plainVariables(ofTypeNamed typeName: String) -> [String] {
+    classesLock.withLock { notes[typeName]?.plainVariables.sorted() } ?? []
   }
 
   /// The key of each ``Observed`` stored property of `type` and its superclasses, with the

@@ -7,6 +7,10 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `key` is not declared on `type`. `path` is the part of the key path that resolved before
   /// it (empty at the root); `suggestion` is the closest declared key, if one is close.
   case unknownKey(key: String, type: String, path: String, suggestion: String?)
+  /// `key` is not a key of `type` (nor close to one, nor a stored property of it), in a key
+  /// path given by name to observe: the error of ``unknownKey(key:type:path:suggestion:)``, with
+  /// what a computed property takes to be observed.
+  case unknownKeyToObserve(key: String, type: String, path: String)
   /// The key path's syntax is wrong (`""`, `"."`, `"a..b"`, `"@"`, …).
   case malformedKeyPath(path: String, reason: String)
   /// A typed key path that is not made of keys of `type` (its ``Observed`` properties and its
@@ -55,9 +59,15 @@ public enum KeyValueError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownKey(let key, let type, let path, let suggestion):
       let location = path.isEmpty ? "" : " (after \"\(path)\")"
       let hint =
-        suggestion.map { "; did you mean \"\($0)\"?" }
-        ?? KeyTable.declarationHint(forTypeNamed: type).map { "; \($0)" } ?? ""
+        (KeyTable.plainVariableHint(forKey: key, ofTypeNamed: type)
+        ?? suggestion.map { "did you mean \"\($0)\"?" }
+        ?? KeyTable.declarationHint(forTypeNamed: type)).map { "; \($0)" } ?? ""
       return "\(type) has no key \"\(key)\"\(location)\(hint)"
+    case .unknownKeyToObserve(let key, let type, let path):
+      let unknown = KeyValueError.unknownKey(key: key, type: type, path: path, suggestion: nil)
+      return "\(unknown); if it is a computed property, observe it by typed key path, which finds"
+        + " what its getter reads, or declare it in \(type).observableKeys as a derived key"
+        + " (.derived(\"\(key)\", \\.\(key))) to observe it by name"
     case .malformedKeyPath(let path, let reason):
       return "malformed key path \"\(path)\": \(reason)"
     case .undeclaredKeyPath(let keyPath, let type):

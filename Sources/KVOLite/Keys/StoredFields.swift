@@ -15,6 +15,8 @@ enum StoredFields {
     var offset: Int
     /// The field's type.
     var type: Any.Type
+    /// Whether it is declared `var` (not `let`).
+    var isVariable = false
   }
 
   /// The stored fields of `type`, a class, and of its superclasses, in declaration order
@@ -31,7 +33,8 @@ enum StoredFields {
       fields.append(
         Field(
           name: record.name.map { String(cString: $0) } ?? "",
-          offset: runtimeFieldOffset(type, index: index), type: fieldType))
+          offset: runtimeFieldOffset(type, index: index), type: fieldType,
+          isVariable: record.isVar))
     }
     return fields
   }

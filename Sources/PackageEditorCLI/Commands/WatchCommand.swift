@@ -35,8 +35,14 @@ struct WatchCommand: EditorCommand {
     let output = session.output
     let watched = keyPath
     let token = try session.kvc("watch", keyPath) { () throws(KeyValueError) in
-      try session.package.observe(keyPath, options: options) { change in
-        output.watch(ValueText.change(watched, change))
+      do throws(KeyValueError) {
+        return try session.package.observe(keyPath, options: options) { change in
+          output.watch(ValueText.change(watched, change))
+        }
+      } catch {
+        // The advice on computed properties is for a programmer: the REPL has none to declare.
+        guard case .unknownKeyToObserve(let key, let type, let path) = error else { throw error }
+        throw .unknownKey(key: key, type: type, path: path, suggestion: nil)
       }
     }
     session.watches.append((keyPath, options, token))

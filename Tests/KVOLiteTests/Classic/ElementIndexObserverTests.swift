@@ -93,7 +93,7 @@ struct ElementIndexObserverTests {
     let vehicles: [Vehicle] = [bus, plain]
     let watcher = Watcher()
     #expect(
-      throws: KeyValueError.unknownKey(key: "seats", type: "Vehicle", path: "", suggestion: nil)
+      throws: KeyValueError.unknownKeyToObserve(key: "seats", type: "Vehicle", path: "")
     ) {
       try vehicles.addObserver(watcher, toObjectsAt: [0, 1], forKeyPath: "seats", options: [.new])
     }

@@ -67,28 +67,53 @@ struct EqualValueSetTests {
 
   static let cases: [Case] = [
     Case(
-      testDescription: "an Equatable value set equal", read: { _ = $0.text; _ = $1.text },
+      testDescription: "an Equatable value set equal",
+      read: {
+        _ = $0.text
+        _ = $1.text
+      },
       observable: { $0.text = "a" }, kvo: { $0.text = "a" }, calls: false),
     Case(
-      testDescription: "an Equatable value set different", read: { _ = $0.text; _ = $1.text },
+      testDescription: "an Equatable value set different",
+      read: {
+        _ = $0.text
+        _ = $1.text
+      },
       observable: { $0.text = "b" }, kvo: { $0.text = "b" }, calls: true),
     Case(
       testDescription: "a class instance set again",
-      read: { _ = $0.token; _ = $1.token },
+      read: {
+        _ = $0.token
+        _ = $1.token
+      },
       observable: { $0.token = $0.token }, kvo: { $0.token = $0.token }, calls: false),
     Case(
-      testDescription: "a class set to another instance", read: { _ = $0.token; _ = $1.token },
+      testDescription: "a class set to another instance",
+      read: {
+        _ = $0.token
+        _ = $1.token
+      },
       observable: { $0.token = Token() }, kvo: { $0.token = Token() }, calls: true),
     Case(
       testDescription: "an Equatable class set to an equal instance",
-      read: { _ = $0.badge; _ = $1.badge },
+      read: {
+        _ = $0.badge
+        _ = $1.badge
+      },
       observable: { $0.badge = AnyBadge() }, kvo: { $0.badge = AnyBadge() }, calls: false),
     Case(
       testDescription: "a value that is not Equatable set the same",
-      read: { _ = $0.frame; _ = $1.frame },
+      read: {
+        _ = $0.frame
+        _ = $1.frame
+      },
       observable: { $0.frame = Frame() }, kvo: { $0.frame = Frame() }, calls: true),
     Case(
-      testDescription: "an optional set nil again", read: { _ = $0.note; _ = $1.note },
+      testDescription: "an optional set nil again",
+      read: {
+        _ = $0.note
+        _ = $1.note
+      },
       observable: { $0.note = nil }, kvo: { $0.note = nil }, calls: false),
     Case(
       testDescription: "nan set nan (not equal to itself)",
@@ -101,14 +126,24 @@ struct EqualValueSetTests {
       observable: { $0.ratio = .nan }, kvo: { $0.ratio = .nan }, calls: true),
     Case(
       testDescription: "an equal value set by key-value coding",
-      read: { _ = $0.text; _ = $1.text },
+      read: {
+        _ = $0.text
+        _ = $1.text
+      },
       observable: { $0.text = "a" }, kvo: { try $0.setValue("a", forKey: "text") }, calls: false),
     Case(
       testDescription: "a different value set by key-value coding",
-      read: { _ = $0.text; _ = $1.text },
+      read: {
+        _ = $0.text
+        _ = $1.text
+      },
       observable: { $0.text = "c" }, kvo: { try $0.setValue("c", forKey: "text") }, calls: true),
     Case(
-      testDescription: "an equal number set from text", read: { _ = $0.ratio; _ = $1.ratio },
+      testDescription: "an equal number set from text",
+      read: {
+        _ = $0.ratio
+        _ = $1.ratio
+      },
       observable: { $0.ratio = 0 }, kvo: { try $0.setValue(fromText: "0.0", forKeyPath: "ratio") },
       calls: false),
   ]
@@ -120,10 +155,14 @@ struct EqualValueSetTests {
     // Each model read by a tracking of its own (the read may set up the value first).
     let referenceCalls = Atomic<Int>(0)
     let modelCalls = Atomic<Int>(0)
-    withObservationTracking { test.read(reference, KVOSettings()) } onChange: {
+    withObservationTracking {
+      test.read(reference, KVOSettings())
+    } onChange: {
       referenceCalls.add(1, ordering: .relaxed)
     }
-    withObservationTracking { test.read(ObservableSettings(), model) } onChange: {
+    withObservationTracking {
+      test.read(ObservableSettings(), model)
+    } onChange: {
       modelCalls.add(1, ordering: .relaxed)
     }
     test.observable(reference)
@@ -140,10 +179,16 @@ struct EqualValueSetTests {
     let model = KVOBox(1)
     let referenceCalls = Atomic<Int>(0)
     let modelCalls = Atomic<Int>(0)
-    withObservationTracking { _ = reference.item } onChange: {
+    withObservationTracking {
+      _ = reference.item
+    } onChange: {
       referenceCalls.add(1, ordering: .relaxed)
     }
-    withObservationTracking { _ = model.item } onChange: { modelCalls.add(1, ordering: .relaxed) }
+    withObservationTracking {
+      _ = model.item
+    } onChange: {
+      modelCalls.add(1, ordering: .relaxed)
+    }
     reference.item = 1
     model.item = 1
     #expect(referenceCalls.load(ordering: .relaxed) == 1)
@@ -157,7 +202,10 @@ struct EqualValueSetTests {
     let model = KVOSettings()
     let heard = Atomic<Int>(0)
     let token = model.observe(\.text, options: [.new]) { _, _ in heard.add(1, ordering: .relaxed) }
-    withObservationTracking { _ = model.text } onChange: {}
+    withObservationTracking {
+      _ = model.text
+    } onChange: {
+    }
     model.text = "a"
     try model.setValue("a", forKey: "text")
     model.text = "a"

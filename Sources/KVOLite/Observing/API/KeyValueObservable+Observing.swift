@@ -141,7 +141,20 @@ extension KeyValueObservable {
     handler: @escaping (KeyValueChange<Any?>) -> Void
   ) throws(KeyValueError) -> (token: ObservationToken, sendInitial: () -> Void) {
     let table = KeyTable.of(self)
-    switch try ObservationPlan.of(keyPath, on: self, in: table) {
+    let plan: ObservationPlan
+    do {
+      plan = try ObservationPlan.of(keyPath, on: self, in: table)
+    } catch {
+      // Not a stored property, nor close to a key: perhaps a computed property. (A `catch`
+      // with a pattern that rethrows the rest crashes with typed throws in Swift 6.3.)
+      guard case .unknownKey(let key, let type, let path, nil) = error,
+        isOnPath(key, after: path, of: keyPath),
+        KeyTable.plainVariableHint(forKey: key, ofTypeNamed: type) == nil,
+        KeyTable.declarationHint(forTypeNamed: type) == nil
+      else { throw error }
+      throw .unknownKeyToObserve(key: key, type: type, path: path)
+    }
+    switch plan {
     case .direct(let step):
       // One stored key: a direct record, like a typed one-key observation.
       let record = try observationRegistrar.registerDirect(
@@ -225,4 +238,11 @@ extension ObservationRegistrar {
     }
     return record
   }
+}
+
+/// Whether the key `key`, after `path`, is on the observed key path `keyPath` itself (not
+/// on a declared key's affecting path, where the declaration is what is wrong).
+private func isOnPath(_ key: String, after path: String, of keyPath: String) -> Bool {
+  let reached = path.isEmpty ? key : "\(path).\(key)"
+  return keyPath == reached || keyPath.hasPrefix(reached + ".")
 }

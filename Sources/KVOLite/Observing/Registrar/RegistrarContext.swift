@@ -193,6 +193,22 @@ final class RegistrarContext: @unchecked Sendable {
     return frame
   }
 
+  #if DEBUG
+    /// Whether this thread is between a `willChangeValue` and its `didChangeValue` for key
+    /// `index`. Call with the object's property lock held.
+    @usableFromInline
+    func isInManualPair(key index: Int) -> Bool {
+      state.hasManualFrame(thread: .current, key: index)
+    }
+
+    /// Warns (once per class and key) that a set of key `index` was made inside a
+    /// will/did pair of it (see ``ManualPairWarning``). Call with no lock held.
+    @usableFromInline
+    func warnOfSetInManualPair(key index: Int) {
+      ManualPairWarning.warn(table, key: index)
+    }
+  #endif
+
   // MARK: - The classic observer API
 
   /// Keeps a classic registration (it is notified from now on); `false` (keeping nothing) if

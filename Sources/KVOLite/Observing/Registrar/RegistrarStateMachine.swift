@@ -230,6 +230,11 @@ struct RegistrarStateMachine {
     return .none
   }
 
+  /// Whether `thread` is between a `willChangeValue` and its `didChangeValue` for key `key`.
+  func hasManualFrame(thread: ThreadIdentity, key: Int) -> Bool {
+    manualFrames.contains { $0.thread == thread && $0.key == key }
+  }
+
   /// Takes out the innermost pending frame of key `key` on `thread`: `.finish` with it, or
   /// nothing (a `didChangeValue` without its `willChangeValue` does nothing).
   mutating func popManualFrame(thread: ThreadIdentity, key: Int) -> Action {

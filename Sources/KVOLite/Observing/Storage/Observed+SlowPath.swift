@@ -54,16 +54,23 @@ extension Observed {
       _ = old
       return
     }
+    #if DEBUG
+      // A set inside a will/did pair of its own key notifies twice: said once, after it.
+      let insidePair = context._withUnsafeGuaranteedRef { $0.isInManualPair(key: key) }
+    #endif
     deliverSetting(owner, list, storage, lock, newValue, state)
     context._withUnsafeGuaranteedRef { $0.endDelivery(list) }
+    #if DEBUG
+      if insidePair { context._withUnsafeGuaranteedRef { $0.warnOfSetInManualPair(key: key) } }
+    #endif
   }
-
 
   /// The rest of ``setObserved(_:_:_:_:)``: the object is locked (its storage's state read as
   /// `state`), and `list` retained and counted in flight.
   @inlinable @inline(__always)
   static func deliverSetting(
-    _ owner: Unmanaged<AnyObject>, _ list: ObserverList, _ storage: UnsafeMutablePointer<Observed<Value>>,
+    _ owner: Unmanaged<AnyObject>, _ list: ObserverList,
+    _ storage: UnsafeMutablePointer<Observed<Value>>,
     _ lock: PropertyLock, _ newValue: Value, _ state: UInt32
   ) {
     if list.needsWillPhase {

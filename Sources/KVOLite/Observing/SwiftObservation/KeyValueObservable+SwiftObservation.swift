@@ -78,7 +78,8 @@ extension KeyValueObservable where Self: Observable {
       ObservedEquality.changes(current(), newValue)
     else { return nil }
     box.willSet(
-      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self))
+      unsafeDowncast(object, to: Self.self), unsafeDowncast(keyPath, to: KeyPath<Self, Member>.self)
+    )
     return Unmanaged.passUnretained(box)
   }
 

@@ -135,7 +135,8 @@ enum StorageProbe {
   ) -> String? {
     // The runtime names the wrapper's stored property: `_nickname`.
     guard let report = report(of: keyPath, in: object, reading: read),
-      let field = StoredFields.of(report.declaringType).first(where: { $0.offset == report.offset }),
+      let field = StoredFields.of(report.declaringType).first(where: { $0.offset == report.offset }
+      ),
       field.name.hasPrefix("_")
     else { return nil }
     return "\(report.declaringType).\(field.name.dropFirst())"
