@@ -145,8 +145,8 @@ extension KeyValueObservable {
     do {
       plan = try ObservationPlan.of(keyPath, on: self, in: table)
     } catch {
-      // Not a stored property, nor close to a key: perhaps a computed property. (A `catch`
-      // with a pattern that rethrows the rest crashes with typed throws in Swift 6.3.)
+      // A key of the observed path that is not a stored property, nor close to a key:
+      // perhaps a computed property.
       guard case .unknownKey(let key, let type, let path, nil) = error,
         isOnPath(key, after: path, of: keyPath),
         KeyTable.plainVariableHint(forKey: key, ofTypeNamed: type) == nil,
