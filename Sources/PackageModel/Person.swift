@@ -12,8 +12,13 @@ public final class Person: KeyValueObservable, Observable, @unchecked Sendable {
   /// The registrar that keeps this object's observations (``/KVOLite/KeyValueObservable``).
   public let observationRegistrar = ObservationRegistrar()
   /// The key that cannot be found from the `@Observed` properties: `fullName`, declared by name
-  /// so that the REPL reads it by string. What it is made of is found by reading it.
-  public static let observableKeys: ObservableKeys<Person> = [.derived("fullName", \.fullName)]
+  /// so that the REPL reads it by string, with the keys it is made of (as Foundation's
+  /// `keyPathsForValuesAffectingFullName`): declared, a change of a name notifies it without
+  /// running its getter under the probe that finds a getter's inputs, which the editor's every
+  /// set of a name would pay.
+  public static let observableKeys: ObservableKeys<Person> = [
+    .derived("fullName", \.fullName, affectedBy: ["firstName", "lastName"])
+  ]
 
   /// The first name.
   @Observed public var firstName: String
@@ -33,6 +38,8 @@ public final class Person: KeyValueObservable, Observable, @unchecked Sendable {
 
   /// "First Last", without extra spaces when a part is empty.
   public var fullName: String {
-    [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    let (first, last) = (firstName, lastName)
+    if first.isEmpty { return last }
+    return last.isEmpty ? first : first + " " + last
   }
 }
