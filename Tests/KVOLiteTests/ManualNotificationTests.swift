@@ -1,5 +1,6 @@
 import KVOLite
 import KVOLiteTestSupport
+import Synchronization
 import Testing
 
 @Suite("Manual notification")
@@ -106,10 +107,20 @@ struct ManualNotificationTests {
     let person = Person()
     let counter = Counter()
     let token = person.observe(\.age) { _, _ in counter.increment() }
-    person.willChangeValue(for: \.age)
-    person.age = 1
-    person.didChangeValue(for: \.age)
+    let printed = Mutex<[String]>([])
+    let pair = {
+      person.willChangeValue(for: \.age)
+      person.age = 1
+      person.didChangeValue(for: \.age)
+    }
+    ManualPairWarning.capturing({ message in printed.withLock { $0.append(message) } }, pair)
     #expect(counter.count == 2)
+    #if DEBUG
+      // Said once, in debug builds (the only test that sets Person.age inside a pair).
+      #expect(
+        printed.withLock { $0 }.filter { $0.contains("Person.age") }
+          == [ManualPairWarning.message(type: "Person", key: "age")])
+    #endif
     _ = token
   }
 

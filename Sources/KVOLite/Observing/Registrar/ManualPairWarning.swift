@@ -10,10 +10,11 @@ package enum ManualPairWarning {
   private static let lock = Lock(schedules: false)
   /// The classes and keys warned of. Guarded by `lock`.
   nonisolated(unsafe) private static var warned: Set<String> = []
-  /// Where warnings go (standard error); tests replace it to read them. Guarded by `lock`.
-  nonisolated(unsafe) private static var sink: @Sendable (String) -> Void = { message in
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-  }
+  /// Where warnings go while tests capture them (each capture gets every warning), by
+  /// capture; standard error when there is none. Guarded by `lock`.
+  nonisolated(unsafe) private static var sinks: [Int: @Sendable (String) -> Void] = [:]
+  /// The number of the next capture. Guarded by `lock`.
+  nonisolated(unsafe) private static var nextCapture = 0
 
   /// The warning for key `key` of the class named `type`.
   package static func message(type: String, key: String) -> String {
@@ -26,19 +27,29 @@ package enum ManualPairWarning {
   /// Prints the warning for key `index` of `table`'s class, unless it was printed before.
   static func warn(_ table: KeyTable, key index: Int) {
     let message = message(type: table.typeName, key: table.entries[index].name)
-    let print = lock.withLock { warned.insert(message).inserted ? sink : nil }
-    print?(message)
+    let targets: [@Sendable (String) -> Void]? = lock.withLock {
+      guard warned.insert(message).inserted else { return nil }
+      return Array(sinks.values)
+    }
+    guard let targets else { return }
+    if targets.isEmpty {
+      FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    for sink in targets { sink(message) }
   }
 
-  /// Runs `body` with warnings sent to `sink` and every key warned of forgotten, for tests.
+  /// Runs `body` with the warnings printed meanwhile sent to `sink` instead of standard error,
+  /// for tests. Captures may overlap (tests run in parallel): each gets every warning, so a
+  /// test keeps those of its own classes. A key is still warned of once per process.
   package static func capturing<Result>(
     _ sink: @escaping @Sendable (String) -> Void, _ body: () throws -> Result
   ) rethrows -> Result {
-    let saved = lock.withLock {
-      defer { (self.sink, warned) = (sink, []) }
-      return self.sink
+    let capture = lock.withLock {
+      defer { nextCapture += 1 }
+      sinks[nextCapture] = sink
+      return nextCapture
     }
-    defer { lock.withLock { (self.sink, warned) = (saved, []) } }
+    defer { _ = lock.withLock { sinks.removeValue(forKey: capture) } }
     return try body()
   }
 }
