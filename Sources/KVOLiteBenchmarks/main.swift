@@ -38,7 +38,7 @@ let workloads: [Workload] = [
   RegistrationWorkloads.registerAndCancel, RegistrationWorkloads.chain,
   MirrorWorkloads.mirror(viewModelsOwn: false), MirrorWorkloads.mirror(viewModelsOwn: true),
   ToManyWorkloads.append(countOnly: false), ToManyWorkloads.append(countOnly: true),
-  ToManyWorkloads.derived,
+  ToManyWorkloads.derived, InPlaceWorkload.append,
 ]
 
 // The workloads printed after the table (below), by the names --filter matches.

@@ -40,4 +40,21 @@ package struct ThreadIdentity: Hashable, Sendable {
     get { record.pointee.probe }
     set { record.pointee.probe = newValue }
   }
+
+  /// Notes that the calling thread mutates the storage at `storage` in place (KVOLite's
+  /// `Observed`), until ``endMutatingInPlace()``; `false`, noting nothing, if the thread is
+  /// already inside as many in-place mutations as its record lists (the caller copies then).
+  @inlinable package static func beginMutatingInPlace(_ storage: UnsafeRawPointer) -> Bool {
+    kvolite_in_place_begin(storage) != 0
+  }
+
+  /// Ends the calling thread's innermost in-place mutation.
+  @inlinable package static func endMutatingInPlace() {
+    kvolite_in_place_end()
+  }
+
+  /// Whether the calling thread is mutating the storage at `storage` in place.
+  package static func isMutatingInPlace(_ storage: UnsafeRawPointer) -> Bool {
+    kvolite_in_place_contains(storage) != 0
+  }
 }

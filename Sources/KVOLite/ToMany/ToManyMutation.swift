@@ -76,6 +76,7 @@ extension ToManyMutation {
   ) throws(KeyValueError) {
     let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
     lock.lock()
+    StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
     // No copy of the array is kept across the mutation: it would make the mutation copy the
     // whole array.
     let mutation = makeMutation(storage.pointee.value)
@@ -113,6 +114,7 @@ extension ToManyMutation {
     // to the end as it is now), checked again, and applied or thrown, so that nothing is lost
     // silently. Observers saw the prior notification of the first attempt only.
     lock.lock()
+    StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
     let final = makeMutation(storage.pointee.value)
     do {
       try final.validate(count: storage.pointee.value.count, path: path)

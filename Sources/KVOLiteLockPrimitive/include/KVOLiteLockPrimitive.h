@@ -50,6 +50,8 @@ static inline kvolite_padded_lock_t *kvolite_property_lock_table(void) {
 /// How many held locks a thread's record lists (more are counted, not listed).
 #define KVOLITE_HELD_LOCKS 8
 
+/// How many in-place mutations a thread's record lists; a deeper one copies instead.
+#define KVOLITE_IN_PLACE_MUTATIONS 8
 /// A lock a thread holds, as debug builds list it: its address, its rank in the lock order, and
 /// its name (`name_length` bytes at `name`, not terminated; a line of `0` means the name is the
 /// lock's, otherwise the file where it was made).
@@ -77,6 +79,11 @@ typedef struct {
   /// `ThreadScheduler`), which each schedule point of `LockOrder` asks before going on; `NULL`
   /// for every thread that is not one of its callers.
   void *schedule;
+  /// How many `@Observed` properties the thread is mutating in place (KVOLite's `Observed`'s
+  /// `_modify`), and their storages, innermost last: an access to one of them from inside its
+  /// own mutation, on this thread, stops the program instead of waiting for itself.
+  intptr_t in_place_count;
+  const void *in_place[KVOLITE_IN_PLACE_MUTATIONS];
 } kvolite_thread_record_t;
 
 /// The calling thread's record: initial-exec, an offset from the thread pointer.
@@ -97,6 +104,27 @@ static inline kvolite_held_lock_t *kvolite_held_locks(void) {
 /// address is the record's.
 static inline intptr_t *kvolite_delivery_depth(void) {
   return &kvolite_thread_record_storage.delivery_depth;
+}
+
+/// Notes that the calling thread mutates the storage at `storage` in place; 0 (noting nothing)
+/// if its record lists as many as it can.
+static inline int kvolite_in_place_begin(const void *storage) {
+  kvolite_thread_record_t *record = &kvolite_thread_record_storage;
+  if (record->in_place_count >= KVOLITE_IN_PLACE_MUTATIONS) return 0;
+  record->in_place[record->in_place_count++] = storage;
+  return 1;
+}
+/// Ends the calling thread's innermost in-place mutation.
+static inline void kvolite_in_place_end(void) {
+  kvolite_thread_record_storage.in_place_count -= 1;
+}
+/// Whether the calling thread is mutating the storage at `storage` in place.
+static inline int kvolite_in_place_contains(const void *storage) {
+  kvolite_thread_record_t *record = &kvolite_thread_record_storage;
+  for (intptr_t index = 0; index < record->in_place_count; index++) {
+    if (record->in_place[index] == storage) return 1;
+  }
+  return 0;
 }
 
 #endif

@@ -14,6 +14,6 @@ enum StressScenarios {
       + KeyValueCodingScenarios.all + ClassicObserverScenarios.all + ForwardedPathScenarios.all
       + ManualNotificationScenarios.all + SeveralKeyPathsScenarios.all
       + AsyncValuesScenarios.all + ObservableBoxScenarios.all + SwiftObservationScenarios.all
-      + FoundInputsScenarios.all + LostUpdateScenarios.all
+      + FoundInputsScenarios.all + LostUpdateScenarios.all + InPlaceMutationScenarios.all
   }
 }

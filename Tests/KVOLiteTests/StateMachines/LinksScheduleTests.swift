@@ -116,7 +116,7 @@
         },
         atEnd: { $0.told($0.model.total) })
       #expect(report.failure == nil, "\(report)")
-      #expect(report.interleavings == 45)
+      #expect(report.interleavings == 46)
     }
 
     @Test("invalidated while a reading drops the link a set delivers through: nothing after")

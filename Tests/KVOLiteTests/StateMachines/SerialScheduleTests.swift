@@ -66,7 +66,7 @@
         },
         atEnd: { $0.atEnd })
       #expect(report.failure == nil, "\(report)")
-      #expect(report.interleavings == 276)
+      #expect(report.interleavings == 299)
     }
 
     @Test("the same, and an invalidation: nothing after invalidate() returns")
@@ -89,7 +89,7 @@
         },
         atEnd: { $0.atEnd })
       #expect(report.failure == nil, "\(report)")
-      #expect(report.interleavings == 4837)
+      #expect(report.interleavings == 5148)
     }
   }
 #endif

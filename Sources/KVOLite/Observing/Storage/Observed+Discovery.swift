@@ -135,6 +135,7 @@ extension Observed: DiscoverableStorage {
       let base = Unmanaged.passUnretained(object).toOpaque()
       let lock = PropertyLock(for: base)
       lock.lock()
+      StorageState.waitWhileModified(base + offset, lock)
       let value = (base + offset).assumingMemoryBound(to: Observed<Value>.self).pointee.value
       lock.unlock()
       return value
@@ -165,7 +166,10 @@ extension Observed: DiscoverableStorage {
         .assumingMemoryBound(to: Observed<Value>.self)
       let lock = PropertyLock(for: owner.toOpaque())
       lock.lock()
-      guard storage.pointee.state & (StorageState.observed | StorageState.tracked) == 0 else {
+      guard
+        storage.pointee.state
+          & (StorageState.observed | StorageState.tracked | StorageState.modifying) == 0
+      else {
         return setObserved(owner, .passUnretained(registrar), storage, lock, value)
       }
       let old = exchange(storage, value)

@@ -40,6 +40,9 @@ extension Observed {
     _ owner: Unmanaged<AnyObject>, _ registrar: Unmanaged<ObservationRegistrar>,
     _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock, _ newValue: Value
   ) {
+    if storage.pointee.state & StorageState.modifying != 0 {
+      StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
+    }
     let state = storage.pointee.state
     let key = StorageState.keyIndex(of: state)
     guard state & StorageState.observed != 0,
@@ -83,6 +86,11 @@ extension Observed {
         ChangeFrame.willChange($0, list: list, kind: .setting, indexes: nil, old: old)
       }
       lock.lock()
+      // The observers may have gone meanwhile, and another thread's set found none and made
+      // the property unobserved: an in-place mutation may have begun since.
+      if storage.pointee.state & StorageState.modifying != 0 {
+        StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
+      }
       storage.pointee.state = StorageState.afterSet(storage.pointee.state)
       let replaced = exchange(storage, newValue)
       lock.unlock()

@@ -16,6 +16,16 @@ import KVOLiteLocking
 /// registrar, no key path, no allocation. The old value is always released after unlocking,
 /// since releasing it may run a `deinit`.
 ///
+/// A mutation in place (`items.append(x)`, `items[0] += 1`, `name += "!"`) of a property that
+/// nothing observes, in a class that is not `Observable`, mutates the stored value itself,
+/// whatever its type, as with a plain stored property: an array grows without being copied.
+/// The lock is not held while the mutation runs; other threads' accesses of the property wait
+/// for it to end, and an access of the property from inside its own mutation (a
+/// `removeAll(where:)` closure that reads it) stops the program, as Swift's exclusivity check
+/// does for a stored property. An observed property, one of an `Observable` class, or one with
+/// a `didSet` of its own or a subclass's override, is read, mutated and set: its observers hear
+/// one setting, with the whole old and new values.
+///
 /// The property is a key of its class, named after the property, its role taken from its type
 /// (see ``KeyValueObservable``); nothing else needs declaring. Key-value coding reads and writes
 /// it through its accessors (so that a subclass's override runs): the first get or set on each
@@ -71,60 +81,120 @@ public struct Observed<Value> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
   ) -> Value {
-    @inline(__always) get {
-      let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
-      lock.lock()
-      let storage = address(of: storageKeyPath, in: object)
-      let value: Value
-      if _slowPath(
-        StorageProbe.isActive || storage.pointee.state & StorageState.accessorsPending != 0)
-      {
-        value = getReporting(storage, of: object, lock) { wrappedKeyPath }
-      } else {
-        value = storage.pointee.value
-        lock.unlock()
-      }
-      // Swift Observation's read (nothing unless the class is `Observable`).
-      Root._observedRead(object, wrappedKeyPath)
-      return value
-    }
-    @inline(__always) set {
+    @inline(__always) get { wrappedGet(object, wrappedKeyPath, storageKeyPath) }
+    @inline(__always) set { wrappedSet(newValue, object, wrappedKeyPath, storageKeyPath) }
+    // In place (`items.append(x)`, `items[i].weight = w`, `count += 1`): when nothing observes
+    // the property and its class is not `Observable`, the value is moved out of the storage,
+    // mutated where it is, and moved back, so an array grows without being copied. The lock is
+    // not held while the caller's code runs (a closure, an element's `deinit`): the storage is
+    // marked modifying instead, and every other access of it waits for the mark to go. Any
+    // other property — observed, tracked by a reading that finds inputs, of an `Observable`
+    // class, or one this thread is already inside eight in-place mutations deep — is read,
+    // mutated and set, as a property with a getter and setter is.
+    @inline(__always) _modify {
       let owner = Unmanaged.passUnretained(object)
       let lock = PropertyLock(for: owner.toOpaque())
       let storage = address(of: storageKeyPath, in: object)
-      // Swift Observation's will and did: nothing unless the class is `Observable`, and then
-      // only for a value that changes, compared with the one stored outside the lock.
-      // (Asked only of such a class: the key paths stay compile-time constants in any other.)
-      let reported =
-        Root._tracksSwiftObservation
-        ? Root._observedWillSet(object, wrappedKeyPath, to: newValue) {
-          lock.lock()
-          let value = storage.pointee.value
-          lock.unlock()
-          return value
-        } : nil
       lock.lock()
       let state = storage.pointee.state
-      guard _slowPath(state & StorageState.slowSet != 0) else {
-        let old = exchange(storage, newValue)
+      let inPlace =
+        !Root._tracksSwiftObservation && state & StorageState.slowSet == 0
+        && ThreadIdentity.beginMutatingInPlace(storage)
+      var value: Value
+      if inPlace {
+        storage.pointee.state = state | StorageState.modifying
+        value = moveOut(storage)
         lock.unlock()
-        _ = old  // Released here, after unlocking.
-        if let reported { Root._observedDidSet(object, wrappedKeyPath, reportedTo: reported) }
-        return
-      }
-      // The first get or set on each object hands the property's accessors over, after
-      // unlocking; the rest of a set that is not only a move: see `setObserved`.
-      if _slowPath(state & StorageState.accessorsPending != 0) {
-        storage.pointee.state = state & ~StorageState.accessorsPending
-        setObserved(owner, storage, lock, newValue)
-        handOver(
-          of: object, offset: UnsafeRawPointer(owner.toOpaque()).distance(to: storage)
-        ) { wrappedKeyPath }
       } else {
-        setObserved(owner, storage, lock, newValue)
+        lock.unlock()
+        value = wrappedGet(object, wrappedKeyPath, storageKeyPath)
       }
-      if let reported { Root._observedDidSet(object, wrappedKeyPath, reportedTo: reported) }
+      // One yield, so that the optimizer can inline the accessor (and keep the key paths
+      // constants). Written back even when the mutation throws, as an `inout` access is.
+      defer {
+        if inPlace {
+          lock.lock()
+          moveIn(storage, value)
+          storage.pointee.state &= ~StorageState.modifying
+          lock.unlock()
+          ThreadIdentity.endMutatingInPlace()
+        } else {
+          wrappedSet(value, object, wrappedKeyPath, storageKeyPath)
+        }
+      }
+      yield &value
     }
+  }
+
+  /// The getter's work: reads the value under the object's lock (the slow path reports the
+  /// read to a probe, waits for an in-place mutation, hands the accessors over), then reports
+  /// it to Swift Observation. Always inlined, so that the key paths stay constants.
+  @inlinable @inline(__always)
+  static func wrappedGet<Root: KeyValueObservable>(
+    _ object: Root, _ wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
+    _ storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
+  ) -> Value {
+    let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
+    lock.lock()
+    let storage = address(of: storageKeyPath, in: object)
+    let value: Value
+    if _slowPath(
+      StorageProbe.isActive
+        || storage.pointee.state & (StorageState.accessorsPending | StorageState.modifying) != 0)
+    {
+      value = getReporting(storage, of: object, lock) { wrappedKeyPath }
+    } else {
+      value = storage.pointee.value
+      lock.unlock()
+    }
+    // Swift Observation's read (nothing unless the class is `Observable`).
+    Root._observedRead(object, wrappedKeyPath)
+    return value
+  }
+
+  /// The setter's work: stores `newValue` under the object's lock, notifying observers on the
+  /// slow path, and tells Swift Observation. Always inlined, so that the key paths stay
+  /// constants.
+  @inlinable @inline(__always)
+  static func wrappedSet<Root: KeyValueObservable>(
+    _ newValue: Value, _ object: Root, _ wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
+    _ storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>
+  ) {
+    let owner = Unmanaged.passUnretained(object)
+    let lock = PropertyLock(for: owner.toOpaque())
+    let storage = address(of: storageKeyPath, in: object)
+    // Swift Observation's will and did: nothing unless the class is `Observable`, and then
+    // only for a value that changes, compared with the one stored outside the lock.
+    // (Asked only of such a class: the key paths stay compile-time constants in any other.)
+    let reported =
+      Root._tracksSwiftObservation
+      ? Root._observedWillSet(object, wrappedKeyPath, to: newValue) {
+        lock.lock()
+        let value = storage.pointee.value
+        lock.unlock()
+        return value
+      } : nil
+    lock.lock()
+    let state = storage.pointee.state
+    guard _slowPath(state & StorageState.slowSet != 0) else {
+      let old = exchange(storage, newValue)
+      lock.unlock()
+      _ = old  // Released here, after unlocking.
+      if let reported { Root._observedDidSet(object, wrappedKeyPath, reportedTo: reported) }
+      return
+    }
+    // The first get or set on each object hands the property's accessors over, after
+    // unlocking; the rest of a set that is not only a move: see `setObserved`.
+    if _slowPath(state & StorageState.accessorsPending != 0) {
+      storage.pointee.state = state & ~StorageState.accessorsPending
+      setObserved(owner, storage, lock, newValue)
+      handOver(
+        of: object, offset: UnsafeRawPointer(owner.toOpaque()).distance(to: storage)
+      ) { wrappedKeyPath }
+    } else {
+      setObserved(owner, storage, lock, newValue)
+    }
+    if let reported { Root._observedDidSet(object, wrappedKeyPath, reportedTo: reported) }
   }
 
   // The accessors' key paths are compile-time constants only while nothing but inlined code
@@ -151,6 +221,9 @@ public struct Observed<Value> {
     _ storage: UnsafeMutablePointer<Observed<Value>>, of object: Root, _ lock: PropertyLock,
     _ keyPath: () -> ReferenceWritableKeyPath<Root, Value>
   ) -> Value {
+    if storage.pointee.state & StorageState.modifying != 0 {
+      StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
+    }
     let wrappedKeyPath = keyPath()
     if StorageProbe.isActive { StorageProbe.report(storage, of: object, keyPath: wrappedKeyPath) }
     let state = storage.pointee.state
@@ -176,6 +249,29 @@ public struct Observed<Value> {
     of storageKeyPath: ReferenceWritableKeyPath<Root, Observed<Value>>, in object: Root
   ) -> UnsafeMutablePointer<Observed<Value>> {
     withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { $0 }
+  }
+
+  /// The address of the value in `storage`.
+  @inlinable @inline(__always)
+  static func valueAddress(_ storage: UnsafeMutablePointer<Observed<Value>>)
+    -> UnsafeMutablePointer<Value>
+  {
+    (UnsafeMutableRawPointer(storage) + MemoryLayout<Observed<Value>>.offset(of: \.value)!)
+      .assumingMemoryBound(to: Value.self)
+  }
+
+  /// Moves the value out of `storage`, leaving it uninitialized, for an in-place mutation
+  /// (with the lock held and the storage marked modifying).
+  @inlinable @inline(__always)
+  static func moveOut(_ storage: UnsafeMutablePointer<Observed<Value>>) -> Value {
+    valueAddress(storage).move()
+  }
+
+  /// Moves `value` back into `storage`, which ``moveOut(_:)`` left uninitialized (with the
+  /// lock held).
+  @inlinable @inline(__always)
+  static func moveIn(_ storage: UnsafeMutablePointer<Observed<Value>>, _ value: __owned Value) {
+    valueAddress(storage).initialize(to: value)
   }
 
   /// Stores `newValue` and returns the value it replaced, moving both (no copy). Call with the

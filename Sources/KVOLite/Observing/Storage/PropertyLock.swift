@@ -1,3 +1,4 @@
+import Foundation
 import KVOLiteLocking
 
 /// The lock that guards the ``Observed`` properties of an object: one of a fixed table of
@@ -77,11 +78,17 @@ enum StorageState {
   @usableFromInline static let accessorsPending: UInt32 = 1 << 2
   /// A reading that finds inputs read the property since its last set.
   @usableFromInline static let tracked: UInt32 = 1 << 3
+  /// The property is being mutated in place (``Observed``'s `_modify`): its value is out of
+  /// the storage, with the mutating code, until the mutation ends. Every other access of the
+  /// storage waits for it (``waitWhileModified(_:_:)``).
+  @usableFromInline static let modifying: UInt32 = 1 << 16
   /// What makes a set take the slow path.
-  @usableFromInline static let slowSet: UInt32 = observed | accessorsPending | tracked
+  @usableFromInline static let slowSet: UInt32 = observed | accessorsPending | tracked | modifying
   @usableFromInline static let counterShift: UInt32 = 4
   @usableFromInline static let counterMask: UInt32 = 0xFFF << counterShift
-  @usableFromInline static let indexShift: UInt32 = 16
+  @usableFromInline static let indexShift: UInt32 = 17
+  /// The most keys a class may have: their indexes are kept in the 15 bits above `indexShift`.
+  static let maximumKeys = (1 << (32 - Int(indexShift))) - 2
   /// The bits that say something of the property itself, kept when it is marked observed.
   static let propertyFlags = manual | accessorsPending | tracked | counterMask
 
@@ -109,7 +116,35 @@ enum StorageState {
 
   /// The state of a property observed as key `index`.
   static func observed(key index: Int) -> UInt32 {
-    observed | UInt32(index + 1) << indexShift
+    guard index < maximumKeys else {
+      fatalError(
+        "KVOLite: cannot observe key \(index + 1) of a class: a class has at most \(maximumKeys) keys"
+      )
+    }
+    return observed | UInt32(index + 1) << indexShift
+  }
+
+  /// Waits until no in-place mutation of the storage whose state word is at `state` runs:
+  /// entered and left with `lock` (the object's) held, which it releases while it waits,
+  /// yielding the processor. A mutation is the caller's own code (an `append`, a
+  /// `removeAll(where:)`), so it is short but may run a closure or a `deinit`: an access from
+  /// inside it, on its own thread, would wait for itself, and stops the program instead, as
+  /// Swift's exclusivity check stops a simultaneous access to a stored property.
+  @usableFromInline @inline(never)
+  static func waitWhileModified(_ state: UnsafeMutableRawPointer, _ lock: PropertyLock) {
+    let word = state.assumingMemoryBound(to: UInt32.self)
+    while word.pointee & modifying != 0 {
+      lock.unlock()
+      if ThreadIdentity.isMutatingInPlace(state) {
+        fatalError(
+          "KVOLite: an @Observed property was accessed from inside an in-place mutation of it"
+            + " (an append, a removeAll(where:) closure, an element's deinit) on the same"
+            + " thread; Swift forbids this for a stored property too (simultaneous access):"
+            + " copy the value out first, mutate the copy, and set it back")
+      }
+      sched_yield()
+      lock.lock()
+    }
   }
 
   /// Marks the storage at `storage` (offset `offset` in `object`) observed as key `index`,
@@ -124,6 +159,8 @@ enum StorageState {
     let base = Unmanaged.passUnretained(object).toOpaque()
     let lock = PropertyLock(for: base)
     lock.lock()
+    // A registration during an in-place mutation comes after it: its store would go unseen.
+    StorageState.waitWhileModified(base + offset, lock)
     let state = (base + offset).assumingMemoryBound(to: UInt32.self)
     if notifies, state.pointee & manual == 0 {
       state.pointee = observed(key: index) | state.pointee & propertyFlags
