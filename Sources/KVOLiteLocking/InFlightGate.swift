@@ -20,7 +20,9 @@ import Synchronization
 ///   (``DeliveryScope``): then it only closes. A delivery in progress elsewhere may be waiting
 ///   for the one this thread is in (the delivery lock it holds, a handler before it in a
 ///   chain), and waiting for it would deadlock; the owner documents that a delivery already
-///   running on another thread may then finish after it returns.
+///   running on another thread may then finish after it returns. The same inside an in-place
+///   mutation of an `@Observed` property (an element's `deinit` ending an observation): the
+///   handler running elsewhere may be waiting for that mutation to end.
 ///
 /// The waiter checks again and again, yielding at first and then sleeping a little longer each
 /// time, up to a millisecond: waits are rare (a cancellation racing a delivery) and last as long
@@ -76,11 +78,12 @@ package struct InFlightGate: ~Copyable, Sendable {
   }
 
   /// Closes the gate, then waits until nobody is inside, unless the calling thread is inside a
-  /// delivery (see the type's discussion). Returns whether it waited until the gate was empty.
+  /// delivery or an in-place mutation of an `@Observed` property (see the type's discussion).
+  /// Returns whether it waited until the gate was empty.
   @discardableResult
   package func closeAndWait() -> Bool {
     close()
-    guard !DeliveryScope.isDelivering else { return false }
+    guard !DeliveryScope.isDelivering, !ThreadIdentity.isMutatingInPlace else { return false }
     var pause: UInt32 = 0
     while word.load(ordering: .acquiring) != 1 {
       #if DEBUG

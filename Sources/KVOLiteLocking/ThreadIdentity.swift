@@ -53,6 +53,11 @@ package struct ThreadIdentity: Hashable, Sendable {
     kvolite_in_place_end()
   }
 
+  /// Whether the calling thread is inside an in-place mutation of any storage: an
+  /// ``InFlightGate`` does not wait there (the mutation's own code, an element's `deinit`,
+  /// may end an observation whose handler, on another thread, waits for the mutation).
+  @inlinable package static var isMutatingInPlace: Bool { kvolite_in_place_any() != 0 }
+
   /// Whether the calling thread is mutating the storage at `storage` in place.
   package static func isMutatingInPlace(_ storage: UnsafeRawPointer) -> Bool {
     kvolite_in_place_contains(storage) != 0

@@ -106,7 +106,13 @@ extension ToManyMutation {
     let removed: [Element]? =
       mutation.kind == .insertion ? nil : mutation.indexes.map { storage.pointee.value[$0] }
     lock.unlock()
-    defer { context.endDelivery(list) }
+    // The elements that leave are released once the delivery has ended: a `deinit` may end an
+    // observation of this key, which waits for deliveries of the list this thread is in.
+    var leaving: [Element]? = nil
+    defer {
+      context.endDelivery(list)
+      withExtendedLifetime(leaving) {}
+    }
     var frame = ChangeFrame.willChange(
       object, list: list, kind: mutation.kind, indexes: IndexSet(mutation.indexes), old: removed)
     // The will-time notifications ran without the lock, so another thread may have changed the
@@ -128,6 +134,7 @@ extension ToManyMutation {
     final.apply(to: &storage.pointee.value)
     storage.pointee.state = StorageState.afterSet(storage.pointee.state)
     lock.unlock()
+    leaving = finalRemoved
     if final.indexes != mutation.indexes { frame.indexes = IndexSet(final.indexes) }
     frame.didChange(object, old: finalRemoved, new: final.kind == .removal ? nil : final.elements)
   }

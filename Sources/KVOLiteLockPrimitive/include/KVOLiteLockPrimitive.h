@@ -114,9 +114,14 @@ static inline int kvolite_in_place_begin(const void *storage) {
   record->in_place[record->in_place_count++] = storage;
   return 1;
 }
-/// Ends the calling thread's innermost in-place mutation.
+/// Ends the calling thread's innermost in-place mutation (nothing if it has none).
 static inline void kvolite_in_place_end(void) {
-  kvolite_thread_record_storage.in_place_count -= 1;
+  kvolite_thread_record_t *record = &kvolite_thread_record_storage;
+  if (record->in_place_count > 0) record->in_place_count -= 1;
+}
+/// Whether the calling thread is inside an in-place mutation.
+static inline int kvolite_in_place_any(void) {
+  return kvolite_thread_record_storage.in_place_count > 0;
 }
 /// Whether the calling thread is mutating the storage at `storage` in place.
 static inline int kvolite_in_place_contains(const void *storage) {

@@ -20,7 +20,9 @@ import KVOLiteLocking
 ///   threads: two threads, each delivering, could otherwise wait for each other (or the other
 ///   thread's delivery for the delivery lock this one holds). The observation delivers nothing
 ///   new after it returns, but a delivery already running on another thread may finish after
-///   it.
+///   it. The same inside an in-place mutation of an ``Observed`` property (an element's
+///   `deinit` that the mutation runs): a handler on another thread may be waiting to read that
+///   property.
 /// - It waits for handlers: do not call it while holding a lock that a handler of this
 ///   observation takes. A task's cancellation handler (`withTaskCancellationHandler`) runs
 ///   with the task locked, and a handler that resumes the task takes that lock: end the

@@ -201,7 +201,7 @@ final class TypedLinksObservation<Root: KeyValueObservable, Value>: LinksObserva
     guard let offset = target.offset else { return false }
     return StorageState.markObserved(
       target.object, offset: offset, key: wanted.key.key, notifies: target.notifies,
-      counter: target.counter)
+      counter: target.counter, waitsForMutation: false)
   }
 
   override func invalidate() {

@@ -61,21 +61,26 @@ extension Observed {
       // A set inside a will/did pair of its own key notifies twice: said once, after it.
       let insidePair = context._withUnsafeGuaranteedRef { $0.isInManualPair(key: key) }
     #endif
-    deliverSetting(owner, list, storage, lock, newValue, state)
-    context._withUnsafeGuaranteedRef { $0.endDelivery(list) }
+    let replaced = deliverSetting(owner, list, storage, lock, newValue, state)
+    // The replaced value is released once the delivery has ended: its `deinit` may end an
+    // observation of this key, which waits for deliveries of the list this thread is in.
+    withExtendedLifetime(replaced) {
+      context._withUnsafeGuaranteedRef { $0.endDelivery(list) }
+    }
     #if DEBUG
       if insidePair { context._withUnsafeGuaranteedRef { $0.warnOfSetInManualPair(key: key) } }
     #endif
   }
 
   /// The rest of ``setObserved(_:_:_:_:)``: the object is locked (its storage's state read as
-  /// `state`), and `list` retained and counted in flight.
+  /// `state`), and `list` retained and counted in flight. Returns the value replaced, for the
+  /// caller to release after the delivery ends.
   @inlinable @inline(__always)
   static func deliverSetting(
     _ owner: Unmanaged<AnyObject>, _ list: ObserverList,
     _ storage: UnsafeMutablePointer<Observed<Value>>,
     _ lock: PropertyLock, _ newValue: Value, _ state: UInt32
-  ) {
+  ) -> Value {
     if list.needsWillPhase {
       // Prior notifications and path observers' old values come before the write, so the
       // lock is released for them. (Concurrent sets of this key may then interleave: see
@@ -94,8 +99,8 @@ extension Observed {
       storage.pointee.state = StorageState.afterSet(storage.pointee.state)
       let replaced = exchange(storage, newValue)
       lock.unlock()
-      _ = replaced
       owner._withUnsafeGuaranteedRef { frame.didChange($0, old: old, new: newValue) }
+      return replaced
     } else {
       // The records take their copies of the values before the new value moves in (so the
       // value is copied once per record, and not once more for the storage).
@@ -113,10 +118,10 @@ extension Observed {
       }
       let replaced = exchange(storage, newValue)
       lock.unlock()
-      _ = replaced
       owner._withUnsafeGuaranteedRef {
         list.deliverSetting($0, bare: bare, newOnly: newOnly, oldOnly: oldOnly, both: both)
       }
+      return replaced
     }
   }
 }

@@ -17,8 +17,10 @@ import KVOLiteLocking
 /// since releasing it may run a `deinit`.
 ///
 /// A mutation in place (`items.append(x)`, `items[0] += 1`, `name += "!"`) of a property that
-/// nothing observes, in a class that is not `Observable`, mutates the stored value itself,
-/// whatever its type, as with a plain stored property: an array grows without being copied.
+/// nothing observes, in a class that is not `Observable`, made outside a Swift concurrency task,
+/// mutates the stored value itself, whatever its type, as with a plain stored property: an
+/// array grows without being copied. (In a task the mutation may be suspended at an `await`
+/// and resume on another thread, so it copies.)
 /// The lock is not held while the mutation runs; other threads' accesses of the property wait
 /// for it to end, and an access of the property from inside its own mutation (a
 /// `removeAll(where:)` closure that reads it) stops the program, as Swift's exclusivity check
@@ -94,11 +96,15 @@ public struct Observed<Value> {
     @inline(__always) _modify {
       let owner = Unmanaged.passUnretained(object)
       let lock = PropertyLock(for: owner.toOpaque())
-      let storage = address(of: storageKeyPath, in: object)
+      // Not in a task: its mutation may be suspended at an `await` (`await f(&model.items)`)
+      // and resume on another thread, while other accesses would wait on the threads the task
+      // needs to resume.
+      let inTask = withUnsafeCurrentTask { $0 != nil }
       lock.lock()
+      let storage = address(of: storageKeyPath, in: object)
       let state = storage.pointee.state
       let inPlace =
-        !Root._tracksSwiftObservation && state & StorageState.slowSet == 0
+        !Root._tracksSwiftObservation && state & StorageState.slowSet == 0 && !inTask
         && ThreadIdentity.beginMutatingInPlace(storage)
       var value: Value
       if inPlace {

@@ -151,21 +151,30 @@ enum StorageState {
   /// under the object's lock, unless it notifies only by hand. With `counter`, the change
   /// counter a reading recorded: returns whether a set moved it since (the reading may have
   /// missed that set). The caller holds `object`.
+  ///
+  /// A registration made while the property is mutated in place comes after the mutation (the
+  /// mutation's store would go unheard otherwise): by default it waits for the mutation to end.
+  /// A caller that holds a lock (a links observation placing its links) must not wait — the
+  /// mutation's code may need that lock (an element's `deinit` ending the observation) — so
+  /// with `waitsForMutation: false` the storage is marked without waiting, and the result says
+  /// the reading must be made again, as for a set that raced it (its getter waits then, with
+  /// no lock held).
   @discardableResult
   static func markObserved(
-    _ object: AnyObject, offset: Int, key index: Int, notifies: Bool, counter: UInt32? = nil
+    _ object: AnyObject, offset: Int, key index: Int, notifies: Bool, counter: UInt32? = nil,
+    waitsForMutation: Bool = true
   ) -> Bool {
     guard notifies || counter != nil else { return false }
     let base = Unmanaged.passUnretained(object).toOpaque()
     let lock = PropertyLock(for: base)
     lock.lock()
-    // A registration during an in-place mutation comes after it: its store would go unseen.
-    StorageState.waitWhileModified(base + offset, lock)
+    if waitsForMutation { StorageState.waitWhileModified(base + offset, lock) }
     let state = (base + offset).assumingMemoryBound(to: UInt32.self)
+    let mutating = state.pointee & modifying != 0
     if notifies, state.pointee & manual == 0 {
-      state.pointee = observed(key: index) | state.pointee & propertyFlags
+      state.pointee = observed(key: index) | state.pointee & (propertyFlags | modifying)
     }
-    let moved = counter.map { $0 != self.counter(of: state.pointee) } ?? false
+    let moved = mutating || (counter.map { $0 != self.counter(of: state.pointee) } ?? false)
     lock.unlock()
     return moved
   }
