@@ -168,19 +168,21 @@ public struct Observed<Value> {
   ) {
     let owner = Unmanaged.passUnretained(object)
     let lock = PropertyLock(for: owner.toOpaque())
-    let storage = address(of: storageKeyPath, in: object)
     // Swift Observation's will and did: nothing unless the class is `Observable`, and then
     // only for a value that changes, compared with the one stored outside the lock.
     // (Asked only of such a class: the key paths stay compile-time constants in any other.)
+    // The storage's address is taken with the lock held, every time: taking it is an access of
+    // the storage property, which the thread sanitizer checks against the others.
     let reported =
       Root._tracksSwiftObservation
       ? Root._observedWillSet(object, wrappedKeyPath, to: newValue) {
         lock.lock()
-        let value = storage.pointee.value
+        let value = address(of: storageKeyPath, in: object).pointee.value
         lock.unlock()
         return value
       } : nil
     lock.lock()
+    let storage = address(of: storageKeyPath, in: object)
     let state = storage.pointee.state
     guard _slowPath(state & StorageState.slowSet != 0) else {
       let old = exchange(storage, newValue)
