@@ -58,6 +58,10 @@ package struct ThreadIdentity: Hashable, Sendable {
   /// may end an observation whose handler, on another thread, waits for the mutation).
   @inlinable package static var isMutatingInPlace: Bool { kvolite_in_place_any() != 0 }
 
+  /// Whether the calling thread runs a Swift concurrency task (whose code may be suspended at an
+  /// `await` and resume on another thread).
+  @inlinable package static var isRunningTask: Bool { kvolite_in_task() != 0 }
+
   /// Whether the calling thread is mutating the storage at `storage` in place.
   package static func isMutatingInPlace(_ storage: UnsafeRawPointer) -> Bool {
     kvolite_in_place_contains(storage) != 0

@@ -106,6 +106,14 @@ static inline intptr_t *kvolite_delivery_depth(void) {
   return &kvolite_thread_record_storage.delivery_depth;
 }
 
+/// The task the calling thread runs, or NULL: the Swift concurrency runtime's entry point that
+/// compiled async code calls (part of its ABI on every platform). Swift's own
+/// `withUnsafeCurrentTask` costs hundreds of instructions here, more than an in-place append.
+extern void *swift_task_getCurrent(void);
+/// Whether the calling thread runs a Swift concurrency task.
+static inline int kvolite_in_task(void) {
+  return swift_task_getCurrent() != 0;
+}
 /// Notes that the calling thread mutates the storage at `storage` in place; 0 (noting nothing)
 /// if its record lists as many as it can.
 static inline int kvolite_in_place_begin(const void *storage) {

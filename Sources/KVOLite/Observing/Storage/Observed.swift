@@ -99,7 +99,7 @@ public struct Observed<Value> {
       // Not in a task: its mutation may be suspended at an `await` (`await f(&model.items)`)
       // and resume on another thread, while other accesses would wait on the threads the task
       // needs to resume.
-      let inTask = withUnsafeCurrentTask { $0 != nil }
+      let inTask = ThreadIdentity.isRunningTask
       lock.lock()
       let storage = address(of: storageKeyPath, in: object)
       let state = storage.pointee.state
