@@ -45,9 +45,7 @@ public struct KeyValueArray<Root: KeyValueObservable, Element> {
   public var elements: [Element] {
     let lock = PropertyLock(for: Unmanaged.passUnretained(object).toOpaque())
     lock.lock()
-    if storage.pointee.state & StorageState.modifying != 0 {
-      StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
-    }
+    StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
     let elements = storage.pointee.value
     lock.unlock()
     return elements

@@ -40,9 +40,7 @@ extension Observed {
     _ owner: Unmanaged<AnyObject>, _ registrar: Unmanaged<ObservationRegistrar>,
     _ storage: UnsafeMutablePointer<Observed<Value>>, _ lock: PropertyLock, _ newValue: Value
   ) {
-    if storage.pointee.state & StorageState.modifying != 0 {
-      StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
-    }
+    StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
     let state = storage.pointee.state
     let key = StorageState.keyIndex(of: state)
     guard state & StorageState.observed != 0,
@@ -93,9 +91,7 @@ extension Observed {
       lock.lock()
       // The observers may have gone meanwhile, and another thread's set found none and made
       // the property unobserved: an in-place mutation may have begun since.
-      if storage.pointee.state & StorageState.modifying != 0 {
-        StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
-      }
+      StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
       storage.pointee.state = StorageState.afterSet(storage.pointee.state)
       let replaced = exchange(storage, newValue)
       lock.unlock()

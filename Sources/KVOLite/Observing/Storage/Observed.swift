@@ -229,9 +229,7 @@ public struct Observed<Value> {
     _ storage: UnsafeMutablePointer<Observed<Value>>, of object: Root, _ lock: PropertyLock,
     _ keyPath: () -> ReferenceWritableKeyPath<Root, Value>
   ) -> Value {
-    if storage.pointee.state & StorageState.modifying != 0 {
-      StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
-    }
+    StorageState.waitWhileModified(UnsafeMutableRawPointer(storage), lock)
     let wrappedKeyPath = keyPath()
     if StorageProbe.isActive { StorageProbe.report(storage, of: object, keyPath: wrappedKeyPath) }
     let state = storage.pointee.state

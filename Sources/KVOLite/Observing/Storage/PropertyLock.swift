@@ -130,8 +130,17 @@ enum StorageState {
   /// `removeAll(where:)`), so it is short but may run a closure or a `deinit`: an access from
   /// inside it, on its own thread, would wait for itself, and stops the program instead, as
   /// Swift's exclusivity check stops a simultaneous access to a stored property.
-  @usableFromInline @inline(never)
+  /// Inlined, the check only: the wait is out of line.
+  @inlinable @inline(__always)
   static func waitWhileModified(_ state: UnsafeMutableRawPointer, _ lock: PropertyLock) {
+    if _slowPath(state.assumingMemoryBound(to: UInt32.self).pointee & modifying != 0) {
+      waitForMutation(state, lock)
+    }
+  }
+
+  /// The wait of ``waitWhileModified(_:_:)``.
+  @usableFromInline @inline(never)
+  static func waitForMutation(_ state: UnsafeMutableRawPointer, _ lock: PropertyLock) {
     let word = state.assumingMemoryBound(to: UInt32.self)
     while word.pointee & modifying != 0 {
       lock.unlock()
